@@ -1,0 +1,357 @@
+"""The litmus intermediate representation (IR): one fully expanded litmus test.
+
+Every stage of the pipeline (``spec`` -> ``model`` / ``codegen`` / ``audit`` -> ``run`` ->
+``classify`` -> ``report``) consumes these dataclasses.  The YAML catalog loader
+(``litmus.spec``) and the PTX ``.litmus`` reader (``litmus.interop``) both produce them.
+
+Nothing here imports torch or triton.
+
+Semantics in one paragraph: a :class:`LitmusTest` has named memory :class:`Location` s, each
+homed on a rank (the GPU whose memory holds it) with an initial value, and :class:`Thread` s,
+each placed on a (rank, cta).  A thread runs a list of instructions.  Memory instructions carry
+a :data:`Sem` (``weak`` is a plain access; ``volatile`` accesses are ``relaxed`` at ``sys``
+scope with ``volatile=True`` kept so code generation can emit ``ld/st.volatile``) and a
+:data:`Scope`.  The final :class:`Condition` is herd style: ``exists``, ``~exists`` or
+``forall`` over registers (``P1:r0``) and final memory values (``x``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+Scope = Literal["cta", "gpu", "sys"]
+SCOPES: tuple[str, ...] = ("cta", "gpu", "sys")
+
+# Memory orders.  ``weak`` = plain (non-atomic) access.  ``sc`` only for fences.
+Sem = Literal["weak", "relaxed", "acquire", "release", "acq_rel", "sc"]
+LOAD_SEMS: tuple[str, ...] = ("weak", "relaxed", "acquire")
+STORE_SEMS: tuple[str, ...] = ("weak", "relaxed", "release")
+RMW_SEMS: tuple[str, ...] = ("relaxed", "acquire", "release", "acq_rel")
+FENCE_SEMS: tuple[str, ...] = ("acq_rel", "sc")
+
+RmwOp = Literal["cas", "exch", "add", "and", "or", "xor", "min", "max", "inc", "dec"]
+RMW_OPS: tuple[str, ...] = ("cas", "exch", "add", "and", "or", "xor", "min", "max", "inc", "dec")
+
+CondKind = Literal["exists", "not_exists", "forall"]
+Expect = Literal["forbidden", "allowed"]
+
+
+# --------------------------------------------------------------------------- operands
+
+
+@dataclass(frozen=True)
+class Reg:
+    """A thread-local register, e.g. ``r0``."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Const:
+    """An integer literal."""
+
+    value: int
+
+
+Operand = Union[Reg, Const]
+
+
+# ----------------------------------------------------------------------- instructions
+
+
+@dataclass(frozen=True)
+class Load:
+    """``reg := [loc]``.  ``sem`` in LOAD_SEMS.  ``volatile`` implies relaxed.sys."""
+
+    reg: str
+    loc: str
+    sem: str = "weak"
+    scope: str = "sys"
+    volatile: bool = False
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Store:
+    """``[loc] := value``.  ``sem`` in STORE_SEMS.  ``volatile`` implies relaxed.sys."""
+
+    loc: str
+    value: Operand
+    sem: str = "weak"
+    scope: str = "sys"
+    volatile: bool = False
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Rmw:
+    """An atomic read-modify-write on ``loc`` (PTX ``atom``; ``red`` when ``reg`` is None).
+
+    ``cas``: if ``[loc] == expected`` then ``[loc] := value``; ``reg`` receives the old value.
+    ``exch``: ``[loc] := value``.  ``add``/``and``/...: ``[loc] := [loc] op value``.
+    A ``cas`` whose comparison fails performs only a read (no write event).
+    """
+
+    op: str
+    reg: str | None
+    loc: str
+    value: Operand
+    expected: Operand | None = None  # cas only
+    sem: str = "relaxed"
+    scope: str = "sys"
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Fence:
+    """``fence.<sem>.<scope>``; sem is ``acq_rel`` or ``sc``."""
+
+    sem: str = "sc"
+    scope: str = "sys"
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Barrier:
+    """A CTA execution barrier, ``bar.cta.sync id[, count]`` (Triton ``tl.debug_barrier()``).
+
+    ``arrive=True`` is ``bar.cta.arrive``: it signals the barrier without waiting.
+    ``count`` is the number of threads expected (None: all threads of the CTA that use ``id``).
+    """
+
+    id: Operand = Const(0)
+    count: Operand | None = None
+    arrive: bool = False
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class SpinRead:
+    """How a :class:`Spin` reads its location each iteration.
+
+    ``kind="load"``: a load with ``sem``/``scope``/``volatile``.
+    ``kind="cas"``: ``atomic_cas(loc, expected=<spin.until>, value=reset)``; when it succeeds
+    the location is reset to ``reset`` (iris style: ``atomic_cas(flag, 1, 0, acquire, sys)``).
+    """
+
+    kind: Literal["load", "cas"] = "load"
+    sem: str = "relaxed"
+    scope: str = "sys"
+    volatile: bool = False
+    reset: int | None = None  # cas only
+
+
+@dataclass(frozen=True)
+class Spin:
+    """Bounded spin: repeat the read until ``[loc] == until`` or ``bound`` reads were made.
+
+    The value of the last read goes to ``reg`` if given.  A spin that runs out of reads is a
+    *timeout* on hardware; in the model, a spin that can never exit is a *possible hang*.
+    """
+
+    loc: str
+    until: int
+    read: SpinRead = field(default_factory=SpinRead)
+    bound: int = 1_000_000
+    reg: str | None = None
+    line: int | None = None
+
+
+# -- control flow and register arithmetic: needed to read the PTX .litmus corpus ---------
+
+
+@dataclass(frozen=True)
+class Label:
+    """A branch target."""
+
+    name: str
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Branch:
+    """``beq/bne/blt/ble/bgt/bge lhs, rhs, target``; ``cond=None`` is ``goto target``."""
+
+    target: str
+    cond: Literal["eq", "ne", "lt", "le", "gt", "ge"] | None = None
+    lhs: Operand | None = None
+    rhs: Operand | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Compute:
+    """``dst := a op b`` (``op="mov"``: ``dst := a``).  Register arithmetic, no memory event."""
+
+    dst: str
+    op: Literal["mov", "add", "sub", "mul", "and", "or", "xor"]
+    a: Operand
+    b: Operand | None = None
+    line: int | None = None
+
+
+Instr = Union[Load, Store, Rmw, Fence, Barrier, Spin, Label, Branch, Compute]
+MEMORY_INSTRS = (Load, Store, Rmw, Spin)
+
+
+# --------------------------------------------------------------------------- program
+
+
+@dataclass(frozen=True)
+class Location:
+    """A memory location: ``home`` is the rank (GPU) whose memory holds it."""
+
+    name: str
+    init: int = 0
+    home: int = 0
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Thread:
+    """A litmus thread placed on GPU ``rank``, block ``cta``.  Name like ``P0``."""
+
+    name: str
+    rank: int
+    cta: int
+    instrs: tuple[Instr, ...]
+    reg_init: tuple[tuple[str, int], ...] = ()
+    line: int | None = None
+
+
+# --------------------------------------------------------------------------- condition
+
+
+@dataclass(frozen=True)
+class RegRef:
+    """``P1:r0`` in a condition."""
+
+    thread: str
+    reg: str
+
+
+@dataclass(frozen=True)
+class LocRef:
+    """``x`` in a condition: the location's final value."""
+
+    loc: str
+
+
+Term = Union[RegRef, LocRef, Const]
+
+
+@dataclass(frozen=True)
+class Cmp:
+    """``lhs op rhs`` with op in ``== != < <= > >=``."""
+
+    lhs: Term
+    op: Literal["==", "!=", "<", "<=", ">", ">="]
+    rhs: Term
+
+
+@dataclass(frozen=True)
+class And:
+    parts: tuple["Prop", ...]
+
+
+@dataclass(frozen=True)
+class Or:
+    parts: tuple["Prop", ...]
+
+
+@dataclass(frozen=True)
+class Not:
+    part: "Prop"
+
+
+@dataclass(frozen=True)
+class TrueProp:
+    """The constant ``true`` (an empty condition)."""
+
+
+Prop = Union[Cmp, And, Or, Not, TrueProp]
+
+
+@dataclass(frozen=True)
+class Condition:
+    """Herd-style final condition.  ``kind`` is ``exists``, ``not_exists`` (``~exists``) or ``forall``.
+
+    The *target outcome* of a condition is the set of final states it names as interesting:
+    ``prop`` for ``exists``/``not_exists``, and ``not prop`` for ``forall``.
+    """
+
+    kind: str
+    prop: Prop
+    text: str = ""
+
+
+# --------------------------------------------------------------------------- the test
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What the catalog declares about the condition's target outcome under the PTX model.
+
+    ``outcome="forbidden"``: no allowed execution reaches the target outcome (it must never
+    appear on hardware).  ``"allowed"``: some allowed execution reaches it (racy).
+    ``may_hang``: the model may find an execution in which a spin never exits.
+    """
+
+    outcome: str
+    why: str = ""
+    may_hang: bool = False
+
+
+@dataclass(frozen=True)
+class LitmusTest:
+    """One concrete litmus test: a pattern with every placeholder filled (one variant)."""
+
+    name: str  # the pattern name, e.g. "MP"
+    variant: str  # the variant name, e.g. "volatile-sys"; "" for a test with no variants
+    locations: tuple[Location, ...]
+    threads: tuple[Thread, ...]
+    condition: Condition
+    expect: Expectation | None = None
+    title: str = ""
+    description: str = ""
+    origin: str = ""  # where the pattern comes from in real code ("source" in YAML)
+    source_file: str = ""  # the file this test was read from
+    source_line: int | None = None
+    tags: tuple[str, ...] = ()
+    params: tuple[tuple[str, str], ...] = ()  # the placeholder values of this variant
+
+    @property
+    def id(self) -> str:
+        """``NAME[variant]``, or ``NAME`` when there is no variant."""
+        return f"{self.name}[{self.variant}]" if self.variant else self.name
+
+    def location(self, name: str) -> Location:
+        """The location called ``name``."""
+        for loc in self.locations:
+            if loc.name == name:
+                return loc
+        raise KeyError(name)
+
+    def thread(self, name: str) -> Thread:
+        """The thread called ``name``."""
+        for t in self.threads:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The sorted distinct ranks used by threads and location homes."""
+        return tuple(sorted({t.rank for t in self.threads} | {l.home for l in self.locations}))
+
+
+def scope_includes(scope: str, a: Thread, b: Thread) -> bool:
+    """Whether thread ``b`` lies in the ``scope`` instance of thread ``a`` (cta, gpu or sys)."""
+    if scope == "sys":
+        return True
+    if scope == "gpu":
+        return a.rank == b.rank
+    if scope == "cta":
+        return a.rank == b.rank and a.cta == b.cta
+    raise ValueError(f"unknown scope {scope!r}")

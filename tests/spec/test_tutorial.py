@@ -1,0 +1,37 @@
+"""The tutorial's YAML is a working file, byte for byte."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from litmus.spec import find_pattern, load_paths
+
+REPO = Path(__file__).resolve().parents[2]
+FILE = Path(__file__).parent / "data" / "tutorial_sb.yaml"
+
+
+def test_tutorial_block_is_the_test_file() -> None:
+    text = (REPO / "docs" / "tutorial-new-pattern.md").read_text()
+    block = re.search(r"```yaml\n(.*?)```", text, re.S)
+    assert block is not None
+    assert block.group(1) == FILE.read_text()
+
+
+def test_tutorial_file_loads_with_the_expectations_it_explains() -> None:
+    tests = load_paths([FILE])
+    assert [t.variant for t in tests] == ["none-gpu", "none-sys", "acqrel-gpu", "acqrel-sys", "sc-gpu", "sc-sys"]
+    assert [t.id for t in tests if t.expect.outcome == "forbidden"] == ["SB-2GPU[sc-sys]"]
+    [sc_sys] = find_pattern("sb-2gpu[sc-sys]", roots=[FILE.parent])
+    assert sc_sys.threads[0].rank == 0 and sc_sys.threads[1].rank == 1
+    assert sc_sys.location("y").home == 1
+
+
+def test_format_doc_complete_example_loads(tmp_path: Path) -> None:
+    text = (REPO / "docs" / "format.md").read_text()
+    block = re.search(r"```yaml\n(.*?)```", text, re.S)
+    assert block is not None
+    f = tmp_path / "mp.yaml"
+    f.write_text(block.group(1))
+    tests = load_paths([f])
+    assert [(t.id, t.expect.outcome) for t in tests] == [("MP[volatile-sys]", "allowed"), ("MP[relacq-sys]", "forbidden")]

@@ -1,0 +1,404 @@
+"""Read a PTX ``.litmus`` file (the Dat3M ``litmus/PTX`` format) into a :class:`litmus.ir.LitmusTest`.
+
+A file is::
+
+    PTX NAME                                  <- NAME, or NAME[variant] as litmus writes it
+    "optional description, may span lines"    <- a line "homes: x@1 y@0" sets Location.home
+    { x=0; y=1; P1:r0=0 }                     <- locations and register initial values
+     P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;        <- threads: CTA and GPU (= IR rank)
+     st.weak x, 1   | ld.acquire.gpu r0, y ;  <- one row per line, cells split by '|'
+    exists (P1:r0 == 1 /\\ x == 1)             <- exists / ~exists / forall
+
+Each cell is read by :func:`litmus.interop.instructions.parse_instruction`.  Locations used
+only in code or in the condition get init 0, in order of first use.  PTX files have no
+location homes: every home is 0 unless the description has a ``homes:`` line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from litmus.condition import ConditionSyntaxError, parse_prop, terms
+from litmus.errors import LitmusError, UnsupportedError
+from litmus.interop.instructions import IDENT, INT, Cell, parse_instruction
+from litmus.interop.metadata import split_description
+from litmus.ir import (
+    Barrier,
+    Branch,
+    Compute,
+    Condition,
+    Instr,
+    Label,
+    Load,
+    Location,
+    LocRef,
+    LitmusTest,
+    Operand,
+    Reg,
+    Rmw,
+    Store,
+    Thread,
+)
+
+_HEADER = re.compile(r"(PTX|ptx)[ \t]+(\S+)")
+_NAME_VARIANT = re.compile(r"(?P<name>[^\[\]]+)\[(?P<variant>[^\[\]]+)\]\Z")
+_THREAD = re.compile(r"(P\d+)\s*@\s*cta\s+(\d+)\s*,\s*gpu\s+(\d+)\Z")
+_REG_INIT = re.compile(r"(?:P)?(\d+)\s*:\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\S.*)\Z")
+_LOC_INIT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\S.*)\Z")
+_COND_START = re.compile(r"(~\s*exists|exists|forall)\b(?!\s*:)")
+_UNSUPPORTED_SECTIONS = re.compile(r"(locations|filter)\b")
+
+
+@dataclass
+class _Source:
+    """The file text with offset -> (line, column) mapping."""
+
+    text: str
+    file: str
+    line_starts: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.line_starts = [0] + [i + 1 for i, c in enumerate(self.text) if c == "\n"]
+
+    def where(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of ``offset``."""
+        lo, hi = 0, len(self.line_starts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.line_starts[mid] <= offset:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo + 1, offset - self.line_starts[lo] + 1
+
+    def error(self, offset: int, message: str, unsupported: bool = False) -> LitmusError:
+        line, col = self.where(offset)
+        cls = UnsupportedError if unsupported else LitmusError
+        return cls.at(self.file, line, message, col)
+
+    def skip_space(self, pos: int) -> int:
+        while pos < len(self.text) and self.text[pos].isspace():
+            pos += 1
+        return pos
+
+
+def read_litmus(path: str | Path) -> LitmusTest:
+    """The test in the PTX ``.litmus`` file at ``path`` (``source_file`` = ``path``)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise LitmusError.at(str(p), None, f"cannot read the file: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise LitmusError.at(str(p), None, f"not UTF-8 text: {e}") from None
+    return parse_litmus(text, file=str(p))
+
+
+def parse_litmus(text: str, file: str = "<string>") -> LitmusTest:
+    """The test written in PTX ``.litmus`` ``text``; errors name ``file``, line and column."""
+    src = _Source(text.replace("\r\n", "\n").replace("\r", "\n"), file)
+    name, variant, header_line, pos = _header(src)
+    description, pos = _description(src, pos)
+    loc_inits, reg_inits, pos = _init_block(src, pos)
+    threads, cond = _program(src, pos)
+    try:
+        description, homes = split_description(description)
+    except ValueError as e:
+        raise LitmusError.at(file, header_line, f"bad description: {e}") from None
+    return _assemble(src, name, variant, header_line, description, homes, loc_inits, reg_inits,
+                     threads, cond)
+
+
+# ----------------------------------------------------------------------------- header
+
+
+def _header(src: _Source) -> tuple[str, str, int, int]:
+    pos = src.skip_space(0)
+    m = _HEADER.match(src.text, pos)
+    if not m:
+        raise src.error(pos, "a PTX litmus file starts with 'PTX NAME'")
+    raw = m.group(2)
+    nv = _NAME_VARIANT.match(raw)
+    name, variant = (nv.group("name"), nv.group("variant")) if nv else (raw, "")
+    return name, variant, src.where(pos)[0], m.end()
+
+
+def _description(src: _Source, pos: int) -> tuple[str, int]:
+    """The quoted description (possibly empty) between the header and ``{``."""
+    pos = src.skip_space(pos)
+    if pos < len(src.text) and src.text[pos] == '"':
+        end = src.text.find('"', pos + 1)
+        if end < 0:
+            raise src.error(pos, "the description's opening '\"' has no closing '\"'")
+        desc = src.text[pos + 1:end]
+        pos = src.skip_space(end + 1)
+    else:
+        desc = ""
+    if pos >= len(src.text) or src.text[pos] != "{":
+        raise src.error(pos, "expected the init block '{ x=0; ... }' after the header "
+                             "(and the optional quoted description)")
+    return desc, pos
+
+
+# ------------------------------------------------------------------------- init block
+
+
+@dataclass(frozen=True)
+class _LocInit:
+    name: str
+    value: int
+    line: int
+
+
+def _init_block(
+    src: _Source, pos: int
+) -> tuple[list[_LocInit], dict[str, list[tuple[str, int]]], int]:
+    end = src.text.find("}", pos)
+    if end < 0:
+        raise src.error(pos, "the init block's '{' has no closing '}'")
+    locs: list[_LocInit] = []
+    regs: dict[str, list[tuple[str, int]]] = {}
+    seen: set[str] = set()
+    start = pos + 1
+    for piece in src.text[start:end].split(";"):
+        entry_off = start + len(piece) - len(piece.lstrip())
+        start += len(piece) + 1
+        entry = piece.strip()
+        if not entry:
+            continue
+        line, _ = src.where(entry_off)
+        if "@" in entry or "aliases" in entry.split():
+            raise src.error(entry_off, f"proxy alias declarations are not supported: {entry!r}",
+                            unsupported=True)
+        m = _REG_INIT.match(entry) or _LOC_INIT.match(entry)
+        if not m:
+            raise src.error(entry_off, f"bad init entry {entry!r}: write x=0 or P1:r0=0")
+        value_text = m.group(m.lastindex or 0).strip()
+        if not INT.match(value_text):
+            unsupported = value_text.startswith("&") or bool(IDENT.match(value_text))
+            raise src.error(entry_off, f"init entry {entry!r}: the value must be an integer "
+                                       "(pointer initialisers are not supported)", unsupported)
+        key = entry.split("=")[0].replace(" ", "")
+        if key in seen:
+            raise src.error(entry_off, f"{key} is initialised twice")
+        seen.add(key)
+        if m.re is _REG_INIT:
+            regs.setdefault("P" + m.group(1), []).append((m.group(2), int(value_text)))
+        else:
+            locs.append(_LocInit(m.group(1), int(value_text), line))
+    after = end + 1
+    rest_of_line = src.text[after:].split("\n", 1)[0]
+    if rest_of_line.strip() not in ("", ";"):
+        raise src.error(after, "the program starts on the line after the init block's '}'")
+    return locs, regs, after + len(rest_of_line)
+
+
+# ---------------------------------------------------------------------------- program
+
+
+@dataclass
+class _ThreadCols:
+    name: str
+    cta: int
+    gpu: int
+    line: int
+    instrs: list[Instr] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Cond:
+    kind: str
+    body: str
+    line: int
+    column: int
+    body_offset: int
+
+
+def _rows(src: _Source, line_no: int, line: str) -> list[list[Cell]]:
+    """The ';'-terminated rows of one program line, each a list of cells."""
+    rows: list[list[Cell]] = []
+    col = 0
+    segments = line.split(";")
+    if segments[-1].strip():
+        raise LitmusError.at(src.file, line_no, "a program row ends with ';'",
+                             len(line) - len(line.lstrip()) + 1)
+    for seg in segments[:-1]:
+        cells: list[Cell] = []
+        for raw in seg.split("|"):
+            lead = len(raw) - len(raw.lstrip())
+            cells.append(Cell(raw.strip(), src.file, line_no, col + lead + 1))
+            col += len(raw) + 1
+        rows.append(cells)
+    return rows
+
+
+def _program(src: _Source, pos: int) -> tuple[list[_ThreadCols], _Cond]:
+    lines = src.text[pos:].split("\n")
+    first_line = src.where(pos)[0]
+    threads: list[_ThreadCols] = []
+    for i, line in enumerate(lines):
+        line_no = first_line + i
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if _COND_START.match(stripped):
+            if not threads:
+                raise LitmusError.at(src.file, line_no, "the thread header row "
+                                     "'P0@cta 0,gpu 0 | ... ;' comes before the condition")
+            offset = src.line_starts[line_no - 1] + (len(line) - len(stripped))
+            return threads, _condition(src, offset)
+        if _UNSUPPORTED_SECTIONS.match(stripped):
+            raise UnsupportedError.at(src.file, line_no, f"'{stripped.split()[0]}' sections are "
+                                      "not supported", len(line) - len(line.lstrip()) + 1)
+        for row in _rows(src, line_no, line):
+            if not threads:
+                threads = _thread_header(row)
+            else:
+                _add_row(threads, row)
+    raise LitmusError.at(src.file, first_line + len(lines) - 1,
+                         "missing final condition: exists (...), ~exists (...) or forall (...)")
+
+
+def _thread_header(row: list[Cell]) -> list[_ThreadCols]:
+    threads: list[_ThreadCols] = []
+    for cell in row:
+        m = _THREAD.match(cell.text)
+        if not m:
+            raise LitmusError.at(cell.file, cell.line, f"bad thread header {cell.text!r}: write "
+                                 "'P0@cta 0,gpu 0'", cell.column)
+        if any(t.name == m.group(1) for t in threads):
+            raise LitmusError.at(cell.file, cell.line, f"thread {m.group(1)} is declared twice",
+                                 cell.column)
+        threads.append(_ThreadCols(m.group(1), int(m.group(2)), int(m.group(3)), cell.line))
+    return threads
+
+
+def _add_row(threads: list[_ThreadCols], row: list[Cell]) -> None:
+    if len(row) != len(threads):
+        c = row[0]
+        raise LitmusError.at(c.file, c.line, f"this row has {len(row)} cell(s) but there are "
+                             f"{len(threads)} threads: separate cells with '|'", c.column)
+    for thread, cell in zip(threads, row):
+        if cell.text:
+            thread.instrs.append(parse_instruction(cell))
+
+
+def _condition(src: _Source, offset: int) -> _Cond:
+    m = _COND_START.match(src.text, offset)
+    assert m is not None
+    kind = {"exists": "exists", "forall": "forall"}.get(m.group(1), "not_exists")
+    body_offset = src.skip_space(m.end())
+    body = src.text[body_offset:].rstrip()
+    line, col = src.where(offset)
+    if not body:
+        raise LitmusError.at(src.file, line, f"the {m.group(1)} condition has no body: write "
+                             f"{m.group(1)} (P1:r0 == 1)", col)
+    try:
+        parse_prop(body)
+    except ConditionSyntaxError as e:
+        raise src.error(body_offset + e.column - 1, f"bad condition {body!r}: {e}") from None
+    return _Cond(kind, body, line, col, body_offset)
+
+
+# --------------------------------------------------------------------------- assemble
+
+
+def _mem_locs(instr: Instr) -> list[str]:
+    if isinstance(instr, (Load, Store, Rmw)):
+        return [instr.loc]
+    return []
+
+
+def _reg_uses(instr: Instr) -> list[Operand]:
+    if isinstance(instr, Store):
+        return [instr.value]
+    if isinstance(instr, Rmw):
+        return [instr.value] + ([instr.expected] if instr.expected is not None else [])
+    if isinstance(instr, Barrier):
+        return [instr.id] + ([instr.count] if instr.count is not None else [])
+    if isinstance(instr, Branch):
+        return [o for o in (instr.lhs, instr.rhs) if o is not None]
+    if isinstance(instr, Compute):
+        return [o for o in (instr.a, instr.b) if o is not None]
+    return []
+
+
+def _column_of(src: _Source, line: int | None, word: str) -> int | None:
+    if line is None:
+        return None
+    text = src.text.split("\n")[line - 1]
+    m = re.search(rf"(?<![A-Za-z0-9_.:]){re.escape(word)}\b", text)
+    return m.start() + 1 if m else None
+
+
+def _assemble(
+    src: _Source,
+    name: str,
+    variant: str,
+    header_line: int,
+    description: str,
+    homes: dict[str, int],
+    loc_inits: list[_LocInit],
+    reg_inits: dict[str, list[tuple[str, int]]],
+    threads: list[_ThreadCols],
+    cond: _Cond,
+) -> LitmusTest:
+    prop = parse_prop(cond.body)
+    locations: dict[str, Location] = {
+        li.name: Location(li.name, li.value, homes.get(li.name, 0), li.line) for li in loc_inits
+    }
+    for t in threads:
+        for instr in t.instrs:
+            for loc in _mem_locs(instr):
+                locations.setdefault(loc, Location(loc, 0, homes.get(loc, 0), instr.line))
+    for term in terms(prop):
+        if isinstance(term, LocRef):
+            locations.setdefault(term.loc, Location(term.loc, 0, homes.get(term.loc, 0), cond.line))
+    unknown_homes = sorted(set(homes) - set(locations))
+    if unknown_homes:
+        raise LitmusError.at(src.file, header_line, "the description's homes: line names "
+                             f"unknown location(s) {', '.join(unknown_homes)}")
+    names = {t.name for t in threads}
+    for tname in reg_inits:
+        if tname not in names:
+            raise LitmusError.at(src.file, None, f"the init block sets registers of {tname}, "
+                                 f"which is not a thread (threads: {', '.join(sorted(names))})")
+    for t in threads:
+        _check_thread(src, t, locations)
+    return LitmusTest(
+        name=name,
+        variant=variant,
+        locations=tuple(locations.values()),
+        threads=tuple(
+            Thread(t.name, t.gpu, t.cta, tuple(t.instrs), tuple(reg_inits.get(t.name, ())), t.line)
+            for t in threads
+        ),
+        condition=Condition(cond.kind, prop, cond.body),
+        description=description,
+        source_file=src.file,
+        source_line=header_line,
+    )
+
+
+def _check_thread(src: _Source, t: _ThreadCols, locations: dict[str, Location]) -> None:
+    labels: set[str] = set()
+    for instr in t.instrs:
+        if isinstance(instr, Label):
+            if instr.name in labels:
+                raise LitmusError.at(src.file, instr.line, f"label {instr.name} appears twice in "
+                                     f"{t.name}", _column_of(src, instr.line, instr.name))
+            labels.add(instr.name)
+    for instr in t.instrs:
+        if isinstance(instr, Branch) and instr.target not in labels:
+            raise LitmusError.at(src.file, instr.line, f"{t.name} has no label {instr.target}",
+                                 _column_of(src, instr.line, instr.target))
+        regs = [o.name for o in _reg_uses(instr) if isinstance(o, Reg)]
+        dst = getattr(instr, "reg", None) or getattr(instr, "dst", None)
+        for r in regs + ([dst] if isinstance(dst, str) else []):
+            if r in locations:
+                hint = (" (to load it, write ld.weak)" if isinstance(instr, Compute)
+                        and instr.op == "mov" else "")
+                raise LitmusError.at(src.file, instr.line, f"{r} is a memory location, not a "
+                                     f"register{hint}", _column_of(src, instr.line, r))

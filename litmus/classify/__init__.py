@@ -1,0 +1,153 @@
+"""Label observed outcomes against the model and give each variant a verdict.
+
+Labels of one outcome (a final state over :func:`litmus.model.observables`):
+
+- ``timeout``: a bounded spin ran out of reads (the registers are not a final state);
+- ``forbidden``: not allowed by the PTX model, or in the condition's target outcome while the
+  variant declares that outcome ``forbidden``;
+- ``sc``: allowed under sequential consistency;
+- ``weak``: allowed by PTX but not by SC.
+
+Verdicts of a variant:
+
+- ``VIOLATION``: a forbidden outcome was observed (hardware, compiler or model is wrong);
+- ``racy-witnessed``: the model allows the target outcome and it was observed;
+- ``racy-unseen``: allowed, but not observed in N instances (95 % upper bound on its rate: 3/N);
+- ``correct``: forbidden by the model and not observed in N instances (bound 3/N).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from litmus.condition import evaluate
+from litmus.ir import LitmusTest
+
+LABELS = ("sc", "weak", "forbidden", "timeout")
+VERDICTS = ("VIOLATION", "racy-witnessed", "racy-unseen", "correct")
+
+
+def in_target(test: LitmusTest, state: Mapping[str, int]) -> bool:
+    """Whether ``state`` lies in the condition's target outcome (prop; not prop for forall)."""
+    holds = evaluate(test.condition.prop, state)
+    return (not holds) if test.condition.kind == "forall" else holds
+
+
+def rule_of_three(n: int) -> float | None:
+    """95 % upper confidence bound on the rate of an event never seen in ``n`` trials (3/n)."""
+    return 3.0 / n if n > 0 else None
+
+
+@dataclass(frozen=True)
+class Bin:
+    """One histogram bin: an outcome, how often it was seen, and its label."""
+
+    state: tuple[tuple[str, int], ...]
+    count: int
+    label: str
+    target: bool
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The classification of one variant's run."""
+
+    verdict: str
+    observation: str  # herd's word for the target outcome: Never / Sometimes / Always
+    instances: int
+    target_count: int
+    counts: dict[str, int]
+    bins: tuple[Bin, ...]
+    rate: float  # target_count / instances
+    bound_95: float | None  # 3/N when the target outcome was never seen
+    seconds_to_first: float | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def forbidden_count(self) -> int:
+        """Instances whose outcome was labelled forbidden."""
+        return self.counts.get("forbidden", 0)
+
+
+def _freeze(state: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted((k, int(v)) for k, v in state.items()))
+
+
+def label(
+    test: LitmusTest,
+    state: Mapping[str, int],
+    timed_out: bool,
+    ptx_allowed: set[tuple[tuple[str, int], ...]],
+    sc_allowed: set[tuple[tuple[str, int], ...]],
+) -> str:
+    """The label of one observed outcome (see the module docstring)."""
+    if timed_out:
+        return "timeout"
+    frozen = _freeze(state)
+    if frozen not in ptx_allowed:
+        return "forbidden"
+    if test.expect is not None and test.expect.outcome == "forbidden" and in_target(test, state):
+        return "forbidden"
+    return "sc" if frozen in sc_allowed else "weak"
+
+
+def classify(
+    test: LitmusTest,
+    histogram: Sequence[tuple[Mapping[str, int], bool, int]],
+    ptx_result: object,
+    sc_result: object,
+    seconds_to_first: float | None = None,
+) -> Verdict:
+    """Classify a run.
+
+    ``histogram`` holds ``(state, timed_out, count)`` rows over ``observables(test)``;
+    ``ptx_result``/``sc_result`` are :class:`litmus.model.ModelResult` s of the same test.
+    """
+    ptx_allowed = set(ptx_result.allowed_states)  # type: ignore[attr-defined]
+    sc_allowed = set(sc_result.allowed_states)  # type: ignore[attr-defined]
+    counts = {name: 0 for name in LABELS}
+    bins: list[Bin] = []
+    instances = 0
+    target_count = 0
+    for state, timed_out, count in histogram:
+        if count <= 0:
+            continue
+        lab = label(test, state, timed_out, ptx_allowed, sc_allowed)
+        tgt = (not timed_out) and in_target(test, state)
+        counts[lab] += count
+        instances += count
+        if tgt:
+            target_count += count
+        bins.append(Bin(_freeze(state), count, lab, tgt))
+    bins.sort(key=lambda b: (-b.count, b.state))
+    if instances == 0:
+        observation = "Never"
+    elif target_count == 0:
+        observation = "Never"
+    elif target_count == instances:
+        observation = "Always"
+    else:
+        observation = "Sometimes"
+    racy = bool(ptx_result.target_reachable)  # type: ignore[attr-defined]
+    if counts["forbidden"] > 0:
+        verdict = "VIOLATION"
+    elif racy:
+        verdict = "racy-witnessed" if target_count > 0 else "racy-unseen"
+    else:
+        verdict = "correct"
+    notes: list[str] = []
+    if counts["timeout"]:
+        notes.append(f"{counts['timeout']} instance(s) timed out in a bounded spin")
+    return Verdict(
+        verdict=verdict,
+        observation=observation,
+        instances=instances,
+        target_count=target_count,
+        counts=counts,
+        bins=tuple(bins),
+        rate=(target_count / instances) if instances else 0.0,
+        bound_95=rule_of_three(instances) if target_count == 0 else None,
+        seconds_to_first=seconds_to_first,
+        notes=tuple(notes),
+    )

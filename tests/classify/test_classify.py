@@ -1,0 +1,105 @@
+"""Classification of observed histograms against model results."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+
+from hypothesis import given, strategies as st
+
+from litmus.classify import classify, in_target, rule_of_three
+from litmus.condition import parse_prop
+from litmus.ir import Condition, Const, Expectation, Load, LitmusTest, Location, Store, Thread
+
+MP = LitmusTest(
+    name="MP",
+    variant="t",
+    locations=(Location("x"), Location("f")),
+    threads=(
+        Thread("P0", 0, 0, (Store("x", Const(1)), Store("f", Const(1)))),
+        Thread("P1", 0, 1, (Load("r0", "f"), Load("r1", "x"))),
+    ),
+    condition=Condition("exists", parse_prop("P1:r0 == 1 /\\ P1:r1 == 0")),
+    expect=Expectation("allowed", "plain accesses"),
+)
+
+
+def st_(r0: int, r1: int) -> tuple[tuple[str, int], ...]:
+    return (("P1:r0", r0), ("P1:r1", r1), ("f", 1), ("x", 1))
+
+
+SC = {st_(0, 0), st_(0, 1), st_(1, 1)}
+PTX_WEAK = SC | {st_(1, 0)}
+
+
+def model(states: set, reachable: bool) -> SimpleNamespace:
+    return SimpleNamespace(allowed_states=tuple(states), target_reachable=reachable)
+
+
+def hist(*rows: tuple[int, int, int]) -> list:
+    return [(dict(st_(r0, r1)), False, n) for r0, r1, n in rows]
+
+
+def test_weak_outcome_witnessed_is_racy_witnessed() -> None:
+    v = classify(MP, hist((0, 0, 5), (1, 1, 4), (1, 0, 1)), model(PTX_WEAK, True), model(SC, False))
+    assert v.verdict == "racy-witnessed"
+    assert v.counts == {"sc": 9, "weak": 1, "forbidden": 0, "timeout": 0}
+    assert v.instances == 10 and v.target_count == 1
+    assert v.observation == "Sometimes"
+    assert v.rate == 0.1 and v.bound_95 is None
+
+
+def test_allowed_but_unseen_reports_rule_of_three() -> None:
+    v = classify(MP, hist((0, 0, 600), (1, 1, 400)), model(PTX_WEAK, True), model(SC, False))
+    assert v.verdict == "racy-unseen"
+    assert v.observation == "Never"
+    assert v.bound_95 == 3 / 1000
+
+
+def test_forbidden_by_model_and_unseen_is_correct() -> None:
+    forbidden = replace(MP, expect=Expectation("forbidden", "rel/acq"))
+    v = classify(forbidden, hist((0, 0, 3), (1, 1, 7)), model(SC, False), model(SC, False))
+    assert v.verdict == "correct"
+    assert v.bound_95 == 3 / 10
+
+
+def test_outcome_outside_model_is_violation() -> None:
+    v = classify(MP, hist((1, 1, 5), (1, 0, 2)), model(SC, False), model(SC, False))
+    assert v.verdict == "VIOLATION"
+    assert v.forbidden_count == 2
+
+
+def test_mislabelled_forbidden_variant_witnessed_is_violation() -> None:
+    # The model allows the weak outcome but the catalog claims it is forbidden: seeing it is a
+    # VIOLATION of the declared expectation.
+    mislabelled = replace(MP, expect=Expectation("forbidden", "wrong on purpose"))
+    v = classify(mislabelled, hist((1, 0, 1), (1, 1, 1)), model(PTX_WEAK, True), model(SC, False))
+    assert v.verdict == "VIOLATION"
+    assert v.counts["forbidden"] == 1 and v.counts["sc"] == 1
+
+
+def test_timeouts_are_counted_apart() -> None:
+    rows = hist((1, 1, 3)) + [(dict(st_(0, 0)), True, 2)]
+    v = classify(MP, rows, model(PTX_WEAK, True), model(SC, False))
+    assert v.counts["timeout"] == 2
+    assert v.instances == 5
+    assert v.notes and "timed out" in v.notes[0]
+
+
+def test_forall_target_is_negation() -> None:
+    t = replace(MP, condition=Condition("forall", parse_prop("P1:r0 == 1")))
+    assert in_target(t, {"P1:r0": 0})
+    assert not in_target(t, {"P1:r0": 1})
+
+
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(0, 50)), max_size=8))
+def test_histogram_total_equals_instances(rows: list) -> None:
+    v = classify(MP, hist(*rows), model(PTX_WEAK, True), model(SC, False))
+    assert v.instances == sum(n for _, _, n in rows)
+    assert sum(v.counts.values()) == v.instances
+    assert sum(b.count for b in v.bins) == v.instances
+
+
+def test_rule_of_three() -> None:
+    assert rule_of_three(300) == 0.01
+    assert rule_of_three(0) is None

@@ -1,0 +1,124 @@
+"""Compile generated kernels for a GPU target on this machine (no GPU needed)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from litmus.codegen.generate import generate
+from litmus.codegen.layout import KERNEL_SIGNATURE
+from litmus.codegen.loader import cache_root, kernel_path, load_kernel, write_atomic
+from litmus.codegen.options import CodegenOptions
+from litmus.codegen.source import KernelSource
+from litmus.codegen.targets import Target, parse_target
+from litmus.errors import LitmusError
+from litmus.ir import LitmusTest
+
+TEXT_ARTIFACTS: tuple[str, ...] = ("ttir", "ttgir", "llir", "ptx", "amdgcn", "sass")
+
+
+@dataclass(frozen=True)
+class CompiledKernel:
+    """The text artifacts of one compiled kernel, keyed ``ttir``/``ttgir``/``llir``/``ptx``/``amdgcn``/``sass``."""
+
+    name: str
+    asm: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """Every kernel of one test compiled for one target."""
+
+    test_id: str
+    target: str
+    triton_version: str
+    source: KernelSource
+    kernels: tuple[CompiledKernel, ...]
+
+    def kernel(self, name: str) -> CompiledKernel:
+        """The kernel called ``name``."""
+        for k in self.kernels:
+            if k.name == name:
+                return k
+        raise KeyError(name)
+
+    def text(self, kind: str) -> str:
+        """One artifact kind (e.g. ``ptx``) of every kernel, concatenated."""
+        return "\n".join(k.asm.get(kind, "") for k in self.kernels)
+
+
+def _sass(cubin: bytes, name: str) -> str | None:
+    """SASS of a cubin through triton's bundled cuobjdump/nvdisasm, or None when unavailable."""
+    try:
+        from triton.tools.disasm import get_sass
+
+        return get_sass(cubin)
+    except Exception:
+        pass
+    nvdisasm = shutil.which("nvdisasm")
+    if nvdisasm is None:
+        return None
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(cubin)
+        f.flush()
+        res = subprocess.run([nvdisasm, "-c", f.name], capture_output=True, text=True)
+    return res.stdout if res.returncode == 0 else None
+
+
+def _first_error(exc: BaseException) -> str:
+    lines = [l.strip() for l in str(exc).splitlines() if l.strip()]
+    errors = [l for l in lines if "error" in l.lower()]
+    return (errors or lines or [type(exc).__name__])[0]
+
+
+def compile_kernel(fn: object, target: Target, block: int, num_warps: int = 4) -> dict[str, str]:
+    """Text artifacts of one ``@triton.jit`` kernel compiled for ``target``."""
+    import triton
+    from triton.compiler import ASTSource
+
+    src = ASTSource(fn, dict(KERNEL_SIGNATURE), constexprs={"BLOCK": block})
+    compiled = triton.compile(src, target=target.gpu_target(), options={"num_warps": num_warps})
+    asm = {k: v for k, v in compiled.asm.items() if k in TEXT_ARTIFACTS and isinstance(v, str)}
+    if "sass" not in asm and isinstance(compiled.asm.get("cubin"), bytes):
+        sass = _sass(compiled.asm["cubin"], getattr(fn, "__name__", ""))
+        if sass:
+            asm["sass"] = sass
+    return asm
+
+
+def _cache_file(source: KernelSource, target: Target, version: str, num_warps: int) -> Path:
+    return cache_root() / "compiled" / f"{source.digest[:32]}-{target.backend}-{target.arch}-w{num_warps}-triton{version}.json"
+
+
+def compile_variant(test: LitmusTest, target: str, options: CodegenOptions | None = None,
+                    num_warps: int = 4) -> Compiled:
+    """Generate ``test``'s kernels for ``target`` (``cuda:90``, ``hip:gfx942``) and compile them.
+
+    Results are cached by (source hash, target, triton version) under ``$LITMUS_CACHE``.
+    """
+    import triton
+
+    tgt = parse_target(target)
+    options = (options or CodegenOptions()).with_backend(tgt.backend)
+    source = generate(test, options)
+    path = _cache_file(source, tgt, triton.__version__, num_warps)
+    if path.exists():
+        data = json.loads(path.read_text())
+        kernels = tuple(CompiledKernel(k["name"], k["asm"]) for k in data["kernels"])
+        return Compiled(test.id, str(tgt), triton.__version__, source, kernels)
+    module = load_kernel(source, interpret=False)
+    kernels = []
+    for name in source.kernel_names:
+        try:
+            asm = compile_kernel(getattr(module, name), tgt, options.block, num_warps)
+        except Exception as exc:  # triton raises CompilationError/RuntimeError with the MLIR dump
+            raise LitmusError(f"{test.source_file or '<test>'}: {test.id}: triton {triton.__version__} could "
+                              f"not compile kernel {name} for {tgt}: {_first_error(exc)} "
+                              f"(generated source: {kernel_path(source)})") from exc
+        kernels.append(CompiledKernel(name, asm))
+    write_atomic(path, json.dumps({"kernels": [{"name": k.name, "asm": k.asm} for k in kernels]}))
+    return Compiled(test.id, str(tgt), triton.__version__, source, tuple(kernels))

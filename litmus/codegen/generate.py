@@ -1,0 +1,215 @@
+"""IR test -> Triton source module (:class:`KernelSource`)."""
+
+from __future__ import annotations
+
+import re
+
+from litmus.codegen.layout import (
+    KERNEL_ARGS,
+    KernelEntry,
+    Layout,
+    LocationSlot,
+    SpinSlot,
+    observable_registers,
+    observables,
+)
+from litmus.codegen.ops import Emitter, ThreadContext
+from litmus.codegen.options import CodegenOptions
+from litmus.codegen.source import KernelSource
+from litmus.errors import Problem, UnsupportedError
+from litmus.ir import Compute, LitmusTest, Load, Reg, Rmw, Spin, Thread
+
+_MAX_SPINS = 31  # status bits in one int32 column
+
+
+def _ident(text: str) -> str:
+    return re.sub(r"\W", "_", text)
+
+
+def _roles(test: LitmusTest, rank: int | None) -> tuple[tuple[Thread, ...], ...]:
+    """Threads grouped by (rank, cta), in order of first appearance; one group = one role."""
+    groups: dict[tuple[int, int], list[Thread]] = {}
+    for t in test.threads:
+        if rank is None or t.rank == rank:
+            groups.setdefault((t.rank, t.cta), []).append(t)
+    return tuple(tuple(g) for g in groups.values())
+
+
+def _spin_slots(test: LitmusTest) -> tuple[SpinSlot, ...]:
+    slots: list[SpinSlot] = []
+    for t in test.threads:
+        for i, ins in enumerate(t.instrs):
+            if isinstance(ins, Spin):
+                slots.append(SpinSlot(t.name, i, len(slots), ins.loc))
+    if len(slots) > _MAX_SPINS:
+        raise UnsupportedError(Problem(test.source_file, test.source_line, None,
+                                       f"{test.id}: {len(slots)} spins; at most {_MAX_SPINS} fit the status column"))
+    return tuple(slots)
+
+
+def _thread_regs(t: Thread) -> list[str]:
+    regs: list[str] = [r for r, _ in t.reg_init]
+    for ins in t.instrs:
+        names: list[str] = []
+        if isinstance(ins, (Load, Rmw, Spin)) and ins.reg is not None:
+            names.append(ins.reg)
+        if isinstance(ins, Compute):
+            names.append(ins.dst)
+        for op in (getattr(ins, "value", None), getattr(ins, "expected", None)):
+            if isinstance(op, Reg):
+                names.append(op.name)
+        regs += [n for n in names if n not in regs]
+    return regs
+
+
+def build_layout(test: LitmusTest, options: CodegenOptions) -> Layout:
+    """The calling convention of ``test``'s kernels under ``options``."""
+    locs = tuple(LocationSlot(l.name, i, l.home, l.init) for i, l in enumerate(test.locations))
+    regs = tuple(f"{t}:{r}" for t, r in observable_registers(test))
+    if options.mode == "grid":
+        kernels = (KernelEntry("litmus_grid", None, tuple(tuple(t.name for t in g) for g in _roles(test, None))),)
+    else:
+        ranks = sorted({t.rank for t in test.threads})
+        kernels = tuple(
+            KernelEntry(f"litmus_rank{r}", r, tuple(tuple(t.name for t in g) for g in _roles(test, r)))
+            for r in ranks
+        )
+    return Layout(
+        test_id=test.id,
+        mode=options.mode,
+        block=options.block,
+        addressing=options.addressing,
+        n_ranks=max(test.ranks) + 1 if test.ranks else 1,
+        locations=locs,
+        scratch_slot=len(locs),
+        threads=tuple(t.name for t in test.threads),
+        out_columns=regs + ("status",),
+        observables=observables(test),
+        spins=_spin_slots(test),
+        kernels=kernels,
+    )
+
+
+def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emitter: Emitter,
+                options: CodegenOptions) -> list[str]:
+    width = len(role)
+    names = ", ".join(f"{t.name} (rank {t.rank}, cta {t.cta})" for t in role)
+    lines = [f"# threads: {names}"]
+    if width > 1:
+        lines.append(f"# shared CTA: lanes [s*BLOCK, (s+1)*BLOCK) play thread s; ops in one "
+                     f"{options.shared_cta_order} program order")
+    lines += [f"lane = tl.arange(0, {width} * BLOCK)" if width > 1 else "lane = tl.arange(0, BLOCK)",
+              "local = lane % BLOCK",
+              "zero = lane * 0",
+              "first = (block * BLOCK + local).to(tl.int64)"]
+    homes = sorted({loc.home for loc in layout.locations} | {t.rank for t in role})
+    for r in homes:
+        lines.append(f"heap{r} = tl.load(heap_ptrs + {r}).to(tl.pointer_type(tl.int32))")
+    spin_bits = {(s.thread, s.index): s.bit for s in layout.spins}
+    contexts: list[tuple[Thread, ThreadContext]] = []
+    for slot, t in enumerate(role):
+        ti = layout.threads.index(t.name)
+        p = f"T{ti}"
+        mask = f"m_{p}" if width > 1 else None
+        ctx = ThreadContext(name=t.name, ident=p, mask=mask, scratch=f"s_{p}",
+                            regs={r: f"{p}_{_ident(r)}" for r in _thread_regs(t)},
+                            addr={}, status=f"st_{p}",
+                            spin_bits={i: b for (tn, i), b in spin_bits.items() if tn == t.name})
+        lines.append(f"# thread {t.name}: instance i = (j * k + c) % n_instances, (k, c) = perm[{ti}]")
+        if mask:
+            lines.append(f"{mask} = (lane >= {slot} * BLOCK) & (lane < {slot + 1} * BLOCK)")
+        lines.append(f"i_{p} = (first * tl.load(perm + {2 * ti}) + tl.load(perm + {2 * ti + 1})) % n_instances")
+        lines.append(f"s_{p} = heap{t.rank} + ({layout.scratch_slot} * loc_stride + i_{p} * inst_stride)")
+        used = {getattr(ins, "loc", None) for ins in t.instrs} - {None}
+        for loc in layout.locations:
+            if loc.name in used:
+                var = f"a_{p}_{_ident(loc.name)}"
+                ctx.addr[loc.name] = var
+                lines.append(f"{var} = heap{loc.home} + ({loc.slot} * loc_stride + i_{p} * inst_stride)"
+                             f"  # {loc.name}")
+        init = dict(t.reg_init)
+        for r, var in ctx.regs.items():
+            lines.append(f"{var} = zero + {init.get(r, 0)}  # {t.name}:{r}")
+        lines.append(f"{ctx.status} = zero")
+        contexts.append((t, ctx))
+
+    order: list[tuple[Thread, ThreadContext, int]] = []
+    if options.shared_cta_order == "sequential":
+        order = [(t, c, i) for t, c in contexts for i in range(len(t.instrs))]
+    else:
+        longest = max(len(t.instrs) for t, _ in contexts)
+        order = [(t, c, i) for i in range(longest) for t, c in contexts if i < len(t.instrs)]
+    for t, ctx, i in order:
+        ins = t.instrs[i]
+        where = f" (line {ins.line})" if getattr(ins, "line", None) else ""
+        lines.append(f"# --- {t.name}[{i}]{where}")
+        lines += emitter.emit(ctx, i, ins)
+
+    for t, ctx in contexts:
+        lines.append(f"# outputs of {t.name}")
+        lines.append(f"o_{ctx.ident} = out + i_{ctx.ident} * {layout.n_cols}")
+        mk = f", mask={ctx.mask}" if ctx.mask else ""
+        for col, key in enumerate(layout.out_columns[:-1]):
+            thread, reg = key.split(":", 1)
+            if thread == t.name:
+                var = ctx.regs.get(reg)
+                value = var if var is not None else f"(zero + {dict(t.reg_init).get(reg, 0)})"
+                lines.append(f"tl.store(o_{ctx.ident} + {col}, {value}{mk})  # {key}")
+        if ctx.spin_bits:
+            smask = f"({ctx.status} != 0)" + (f" & {ctx.mask}" if ctx.mask else "")
+            lines.append(f'tl.atomic_or(o_{ctx.ident} + {layout.status_column}, {ctx.status}, mask={smask}, '
+                         'sem="relaxed", scope="gpu")')
+    return lines
+
+
+def _kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, emitter: Emitter,
+                 options: CodegenOptions) -> str:
+    threads = {t.name: t for t in test.threads}
+    args = ", ".join(a + (": tl.constexpr" if a == "BLOCK" else "") for a in KERNEL_ARGS)
+    out = ["@triton.jit", f"def {entry.name}({args}):"]
+    doc = f"{test.id}: " + ("every thread (grid mode)" if entry.rank is None else f"the threads of rank {entry.rank}")
+    out.append(f'    """{doc}; roles: {list(entry.roles)}."""')
+    out += ["    pid = tl.program_id(0)",
+            "    role = pid // progs_per_role",
+            "    block = pid % progs_per_role"]
+    for g, names in enumerate(entry.roles):
+        out.append(f"    if role == {g}:")
+        body = _role_lines(test, layout, tuple(threads[n] for n in names), emitter, options)
+        out += ["        " + line for line in body]
+    return "\n".join(out) + "\n"
+
+
+def generate(test: LitmusTest, options: CodegenOptions | None = None) -> KernelSource:
+    """Triton source module for ``test``; raises ``UnsupportedError`` for constructs with no Triton form."""
+    options = options or CodegenOptions()
+    features = options.resolved_features()
+    layout = build_layout(test, options)
+    emitter = Emitter(test_id=test.id, source_file=test.source_file, backend=options.backend,
+                      features=features, spin_bound=options.spin_bound)
+    kernels = [_kernel_text(test, layout, k, emitter, options) for k in layout.kernels]
+    header = [
+        f'"""Generated by litmus.codegen for {test.id} (backend {options.backend}, mode {options.mode}).',
+        "",
+        "Kernel arguments: " + ", ".join(KERNEL_ARGS) + ".",
+        f"out columns: {', '.join(layout.out_columns)}.",
+        f"heap slots: {', '.join(f'{l.name}={l.slot}@rank{l.home}' for l in layout.locations)}, "
+        f"scratch={layout.scratch_slot}.",
+        "Fallbacks:" + ("" if emitter.fallbacks else " none."),
+        *[f"  {f}" for f in emitter.fallbacks],
+        '"""',
+        "",
+        "import triton",
+        "import triton.language as tl",
+        "",
+        "",
+        "@triton.jit",
+        "def _any(a, b):",
+        "    # Combine function of the spin loops' reduction; defined here rather than using tl.max",
+        "    # because the interpreter needs every jit function decorated while TRITON_INTERPRET is set.",
+        "    return a | b",
+        "",
+        "",
+    ]
+    text = "\n".join(header) + "\n\n".join(kernels)
+    return KernelSource(test_id=test.id, text=text, layout=layout, options=options, features=features,
+                        fallbacks=tuple(emitter.fallbacks))

@@ -1,0 +1,215 @@
+"""One IR instruction -> lines of Triton source (the op mapping table of docs/codegen.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from litmus.errors import Problem, UnsupportedError
+from litmus.ir import Barrier, Branch, Compute, Const, Fence, Label, Load, Operand, Reg, Rmw, Spin, Store
+from litmus.codegen.options import Features
+
+_RMW_CALLS = {
+    "exch": "tl.atomic_xchg",
+    "add": "tl.atomic_add",
+    "and": "tl.atomic_and",
+    "or": "tl.atomic_or",
+    "xor": "tl.atomic_xor",
+    "min": "tl.atomic_min",
+    "max": "tl.atomic_max",
+}
+
+
+@dataclass
+class ThreadContext:
+    """Names of one thread's values in the generated role block.
+
+    ``mask`` is None when the thread has the program to itself (no lane masking needed).
+    """
+
+    name: str
+    ident: str  # identifier prefix, e.g. "P0"
+    mask: str | None
+    scratch: str  # pointer vector to this thread's per-instance scratch words
+    regs: dict[str, str]  # IR register -> variable
+    addr: dict[str, str]  # location -> pointer-vector variable
+    status: str
+    spin_bits: dict[int, int] = field(default_factory=dict)  # instr index -> status bit
+
+
+@dataclass
+class Emitter:
+    """Emits the Triton lines of a thread's instructions, recording fallbacks."""
+
+    test_id: str
+    source_file: str
+    backend: str
+    features: Features
+    spin_bound: int | None
+    fallbacks: list[str] = field(default_factory=list)
+    _counter: int = 0
+
+    # ------------------------------------------------------------------ helpers
+
+    def _fresh(self, stem: str) -> str:
+        self._counter += 1
+        return f"{stem}{self._counter}"
+
+    def _unsupported(self, ctx: ThreadContext, ins: object, why: str) -> UnsupportedError:
+        line = getattr(ins, "line", None)
+        msg = (
+            f"{self.test_id}: thread {ctx.name}: {type(ins).__name__} cannot be compiled to Triton: {why}; "
+            "drop this test from code generation (the model still checks it) or rewrite it without it"
+        )
+        return UnsupportedError(Problem(self.source_file, line, None, msg))
+
+    def _fallback(self, ctx: ThreadContext, index: int, asked: str, emitted: str) -> str:
+        note = f"{ctx.name}[{index}] {asked}: fallback {emitted} (backend {self.backend})"
+        self.fallbacks.append(note)
+        return f"# FALLBACK {asked} -> {emitted}"
+
+    @staticmethod
+    def _vec(op: Operand, ctx: ThreadContext) -> str:
+        if isinstance(op, Const):
+            return f"(zero + {op.value})"
+        if isinstance(op, Reg):
+            return ctx.regs[op.name]
+        raise TypeError(op)
+
+    @staticmethod
+    def _mask_kw(mask: str | None) -> str:
+        return f", mask={mask}" if mask else ""
+
+    @staticmethod
+    def _redirect(ctx: ThreadContext, ptr: str) -> str:
+        """A pointer vector that sends lanes not owned by the thread to scratch (for mask-less ops)."""
+        return f"tl.where({ctx.mask}, {ptr}, {ctx.scratch})" if ctx.mask else ptr
+
+    def _target(self, ctx: ThreadContext, reg: str | None) -> str:
+        return ctx.regs[reg] if reg is not None else "_"
+
+    # ------------------------------------------------------------------ reads / writes
+
+    def _read(self, ctx: ThreadContext, index: int, ptr: str, mask: str | None, sem: str, scope: str,
+              volatile: bool, what: str) -> tuple[str, list[str]]:
+        """An expression reading ``ptr`` with the given ordering, plus comment lines."""
+        mk = self._mask_kw(mask)
+        if volatile:
+            return f"tl.load({ptr}{mk}, volatile=True)", [f"# {what}: ld.volatile (relaxed.sys)"]
+        if sem == "weak":
+            return f"tl.load({ptr}{mk})", [f"# {what}: plain load"]
+        if self.features.atomic_load:
+            return f'tl.atomic_load({ptr}{mk}, sem="{sem}", scope="{scope}")', [f"# {what}: ld.{sem}.{scope}"]
+        if self.backend == "cuda" and sem == "relaxed" and scope == "sys":
+            note = self._fallback(ctx, index, f"{what} ld.relaxed.sys", "tl.load(volatile=True) (ld.volatile = relaxed.sys)")
+            return f"tl.load({ptr}{mk}, volatile=True)", [note]
+        note = self._fallback(ctx, index, f"{what} ld.{sem}.{scope}",
+                              f'tl.atomic_add(p, 0, sem="{sem}", scope="{scope}") (an RMW: also a write event)')
+        return f'tl.atomic_add({ptr}, zero{mk}, sem="{sem}", scope="{scope}")', [note]
+
+    def _write(self, ctx: ThreadContext, index: int, ins: Store) -> list[str]:
+        ptr = ctx.addr[ins.loc]
+        val = self._vec(ins.value, ctx)
+        mk = self._mask_kw(ctx.mask)
+        if ins.volatile:
+            if self.features.inline_asm:
+                return [
+                    "# store volatile: st.volatile.global.b32 (inline PTX)",
+                    "_ = tl.inline_asm_elementwise(\"st.volatile.global.b32 [$1], $2; mov.u32 $0, 0;\", "
+                    f"\"=r,l,r\", [{self._redirect(ctx, ptr)}, {val}], dtype=tl.int32, is_pure=False, pack=1)",
+                ]
+            note = self._fallback(ctx, index, "store volatile (st.volatile)",
+                                  'tl.atomic_xchg(sem="relaxed", scope="sys") (same model meaning: relaxed.sys)')
+            return [note, f'_ = tl.atomic_xchg({ptr}, {val}{mk}, sem="relaxed", scope="sys")']
+        if ins.sem == "weak":
+            return ["# store: plain st", f"tl.store({ptr}, {val}{mk})"]
+        if self.features.atomic_store:
+            return [f"# store: st.{ins.sem}.{ins.scope}",
+                    f'tl.atomic_store({ptr}, {val}{mk}, sem="{ins.sem}", scope="{ins.scope}")']
+        note = self._fallback(ctx, index, f"store st.{ins.sem}.{ins.scope}",
+                              f'tl.atomic_xchg(sem="{ins.sem}", scope="{ins.scope}") (an RMW: also a read event)')
+        return [note, f'_ = tl.atomic_xchg({ptr}, {val}{mk}, sem="{ins.sem}", scope="{ins.scope}")']
+
+    # ------------------------------------------------------------------ per kind
+
+    def emit(self, ctx: ThreadContext, index: int, ins: object) -> list[str]:
+        """Source lines (no indentation) for instruction ``index`` of thread ``ctx``."""
+        if isinstance(ins, (Label, Branch, Compute)):
+            raise self._unsupported(ctx, ins, "control flow and register arithmetic (PTX corpus only) "
+                                    "have no Triton mapping")
+        if isinstance(ins, Load):
+            expr, notes = self._read(ctx, index, ctx.addr[ins.loc], ctx.mask, ins.sem, ins.scope, ins.volatile,
+                                     f"load {ins.reg} = {ins.loc}")
+            return notes + [f"{ctx.regs[ins.reg]} = {expr}"]
+        if isinstance(ins, Store):
+            return self._write(ctx, index, ins)
+        if isinstance(ins, Rmw):
+            return self._rmw(ctx, index, ins)
+        if isinstance(ins, Fence):
+            return self._fence(ctx, index, ins)
+        if isinstance(ins, Barrier):
+            if ins.arrive or ins.count is not None or ins.id != Const(0):
+                raise self._unsupported(ctx, ins, "only a full `bar.sync 0` (tl.debug_barrier) is available; "
+                                        "arrive, a thread count and a barrier id other than 0 are not")
+            return ["# barrier: bar.sync 0", "tl.debug_barrier()"]
+        if isinstance(ins, Spin):
+            return self._spin(ctx, index, ins)
+        raise TypeError(f"unknown instruction {ins!r}")
+
+    def _rmw(self, ctx: ThreadContext, index: int, ins: Rmw) -> list[str]:
+        ptr = ctx.addr[ins.loc]
+        dst = self._target(ctx, ins.reg)
+        val = self._vec(ins.value, ctx)
+        head = f"# rmw {ins.op}: atom.{ins.sem}.{ins.scope}.{ins.op}"
+        if ins.op == "cas":
+            if ins.expected is None:
+                raise self._unsupported(ctx, ins, "a cas needs an expected value")
+            exp = self._vec(ins.expected, ctx)
+            return [head, f'{dst} = tl.atomic_cas({self._redirect(ctx, ptr)}, {exp}, {val}, '
+                          f'sem="{ins.sem}", scope="{ins.scope}")']
+        call = _RMW_CALLS.get(ins.op)
+        if call is None:
+            raise self._unsupported(ctx, ins, f"atom.{ins.op} (wrapping increment/decrement) has no Triton call")
+        return [head, f'{dst} = {call}({ptr}, {val}{self._mask_kw(ctx.mask)}, sem="{ins.sem}", scope="{ins.scope}")']
+
+    def _fence(self, ctx: ThreadContext, index: int, ins: Fence) -> list[str]:
+        if self.features.inline_asm:
+            return [f"# fence: fence.{ins.sem}.{ins.scope} (inline PTX; runs on every lane of the program)",
+                    f'_ = tl.inline_asm_elementwise("fence.{ins.sem}.{ins.scope}; mov.u32 $0, 0;", "=r", [], '
+                    "dtype=tl.int32, is_pure=False, pack=1)"]
+        note = self._fallback(ctx, index, f"fence.{ins.sem}.{ins.scope}",
+                              f'tl.atomic_add(scratch, 0, sem="acq_rel", scope="{ins.scope}") on a private '
+                              "scratch word (orders like a fence only where the backend lowers acq_rel "
+                              "RMWs with fences)")
+        return [note, f'_ = tl.atomic_add({ctx.scratch}, zero{self._mask_kw(ctx.mask)}, sem="acq_rel", '
+                      f'scope="{ins.scope}")']
+
+    def _spin(self, ctx: ThreadContext, index: int, ins: Spin) -> list[str]:
+        bound = self.spin_bound if self.spin_bound is not None else ins.bound
+        bit = ctx.spin_bits[index]
+        ptr = ctx.addr[ins.loc]
+        done, val, it, got = (self._fresh(s) for s in ("spin_done", "spin_val", "spin_it", "spin_got"))
+        rd = ins.read
+        lines = [f"# spin until {ins.loc} == {ins.until} ({rd.kind} read, at most {bound} reads; "
+                 f"timeout -> status bit {bit})",
+                 f"{done} = {'(' + ctx.mask + ') == 0' if ctx.mask else 'zero != 0'}",
+                 f"{val} = zero",
+                 f"{it} = 0",
+                 f"while (tl.reduce(tl.where({done}, 0, 1), 0, _any) > 0) & ({it} < {bound}):"]
+        if rd.kind == "cas":
+            if rd.reset is None:
+                raise self._unsupported(ctx, ins, "a cas spin needs `reset`")
+            body = [f"# cas spin: atom.{rd.sem}.{rd.scope}.cas(flag, {ins.until}, {rd.reset}) until it returns {ins.until}",
+                    f"{got} = tl.atomic_cas(tl.where({done}, {ctx.scratch}, {ptr}), zero + {ins.until}, "
+                    f'zero + {rd.reset}, sem="{rd.sem}", scope="{rd.scope}")']
+        else:
+            expr, notes = self._read(ctx, index, ptr, f"{done} == 0", rd.sem, rd.scope, rd.volatile,
+                                     f"spin read {ins.loc}")
+            body = notes + [f"{got} = {expr}"]
+        body += [f"{val} = tl.where({done}, {val}, {got})",
+                 f"{done} = {done} | ({got} == {ins.until})",
+                 f"{it} += 1"]
+        lines += ["    " + b for b in body]
+        lines.append(f"{ctx.status} = {ctx.status} | tl.where({done}, 0, {1 << bit})")
+        if ins.reg is not None:
+            lines.append(f"{ctx.regs[ins.reg]} = {val}")
+        return lines

@@ -1,0 +1,81 @@
+"""Code generation options, and the Triton features the generated source may rely on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+BACKENDS: tuple[str, ...] = ("cuda", "hip", "interpreter")
+MODES: tuple[str, ...] = ("grid", "rank")
+ADDRESSINGS: tuple[str, ...] = ("loc_major", "interleaved")
+SHARED_CTA_ORDERS: tuple[str, ...] = ("sequential", "round_robin")
+
+
+@dataclass(frozen=True)
+class Features:
+    """Which optional ``triton.language`` APIs the generated source may call."""
+
+    atomic_load: bool = False  # tl.atomic_load(ptr, mask, sem, scope)
+    atomic_store: bool = False  # tl.atomic_store(ptr, val, mask, sem, scope)
+    inline_asm: bool = True  # tl.inline_asm_elementwise (never under the interpreter)
+
+
+def detect_features() -> Features:
+    """The features of the installed triton (imports ``triton.language``)."""
+    import triton.language as tl
+
+    return Features(
+        atomic_load=hasattr(tl, "atomic_load"),
+        atomic_store=hasattr(tl, "atomic_store"),
+        inline_asm=hasattr(tl, "inline_asm_elementwise"),
+    )
+
+
+@dataclass(frozen=True)
+class CodegenOptions:
+    """How to turn one litmus test into Triton source.
+
+    ``backend``: ``cuda`` (NVIDIA inline PTX allowed), ``hip`` or ``interpreter`` (no inline asm).
+    ``mode``: ``grid`` (one kernel, every thread, ranks played by program groups) or ``rank``
+    (one kernel per rank holding only that rank's threads).
+    ``block``: instances per program (vector lanes per litmus thread); a power of two.
+    ``addressing``: ``loc_major`` (location ``l`` of instance ``i`` at word ``l*stride + i``) or
+    ``interleaved`` (at ``i*n_slots + l``: the locations of one instance share cache lines).
+    ``spin_bound``: overrides every ``Spin.bound`` when set (the interpreter needs small bounds).
+    ``shared_cta_order``: the one program order in which the ops of threads that share a CTA
+    are emitted: ``sequential`` (all of the first thread, then the next) or ``round_robin``.
+    ``features``: the triton APIs to use; ``None`` means those of the installed triton.
+    """
+
+    backend: str = "cuda"
+    mode: str = "grid"
+    block: int = 128
+    addressing: str = "loc_major"
+    spin_bound: int | None = None
+    shared_cta_order: str = "sequential"
+    features: Features | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        for name, value, allowed in (
+            ("backend", self.backend, BACKENDS),
+            ("mode", self.mode, MODES),
+            ("addressing", self.addressing, ADDRESSINGS),
+            ("shared_cta_order", self.shared_cta_order, SHARED_CTA_ORDERS),
+        ):
+            if value not in allowed:
+                raise ValueError(f"CodegenOptions.{name}={value!r}: use one of {', '.join(allowed)}")
+        if self.block < 1 or self.block & (self.block - 1):
+            raise ValueError(f"CodegenOptions.block={self.block}: use a power of two (tl.arange needs one)")
+        if self.spin_bound is not None and self.spin_bound < 1:
+            raise ValueError(f"CodegenOptions.spin_bound={self.spin_bound}: use a positive bound")
+
+    def resolved_features(self) -> Features:
+        """``features``, or the installed triton's; the interpreter never gets inline asm."""
+        feats = self.features if self.features is not None else detect_features()
+        if self.backend != "cuda":
+            # Inline asm is PTX text: only NVIDIA takes it; the interpreter raises on it.
+            feats = replace(feats, inline_asm=False)
+        return feats
+
+    def with_backend(self, backend: str) -> "CodegenOptions":
+        """A copy for another backend."""
+        return replace(self, backend=backend)

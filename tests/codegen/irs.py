@@ -1,0 +1,147 @@
+"""IR tests built in code for the codegen tests (no catalog dependency)."""
+
+from __future__ import annotations
+
+from litmus.ir import (
+    Barrier,
+    Branch,
+    Cmp,
+    Condition,
+    Const,
+    Fence,
+    Label,
+    LitmusTest,
+    Load,
+    Location,
+    Reg,
+    RegRef,
+    Rmw,
+    Spin,
+    SpinRead,
+    Store,
+    Thread,
+    And,
+)
+
+
+def mp_condition() -> Condition:
+    """``exists (P1:r0 == 1 /\\ P1:r1 == 0)``."""
+    return Condition("exists", And((Cmp(RegRef("P1", "r0"), "==", Const(1)), Cmp(RegRef("P1", "r1"), "==", Const(0)))),
+                     "P1:r0 == 1 /\\ P1:r1 == 0")
+
+
+def mp(variant: str, writer: tuple, reader: tuple, *, reader_rank: int = 0, reader_cta: int = 1,
+       flag_home: int = 0) -> LitmusTest:
+    """Message passing: P0 runs ``writer``, P1 runs ``reader``; locations x, flag."""
+    return LitmusTest(
+        name="MP",
+        variant=variant,
+        locations=(Location("x", 0, 0), Location("flag", 0, flag_home)),
+        threads=(Thread("P0", 0, 0, writer), Thread("P1", reader_rank, reader_cta, reader)),
+        condition=mp_condition(),
+        source_file="tests/codegen/irs.py",
+    )
+
+
+def mp_plain() -> LitmusTest:
+    """P0: x=1; flag=1 / P1: r0=flag; r1=x (plain accesses, same rank, different CTAs)."""
+    return mp("plain", (Store("x", Const(1)), Store("flag", Const(1))),
+              (Load("r0", "flag"), Load("r1", "x")))
+
+
+def mp_cas_release_acquire() -> LitmusTest:
+    """Release CAS on the flag, acquire CAS read (iris style), sys scope."""
+    return mp("cas-rel-acq-sys",
+              (Store("x", Const(1)), Rmw("cas", None, "flag", Const(1), Const(0), sem="release", scope="sys")),
+              (Rmw("cas", "r0", "flag", Const(0), Const(1), sem="acquire", scope="sys"), Load("r1", "x")),
+              reader_rank=1)
+
+
+def mp_volatile() -> LitmusTest:
+    """Volatile flag store and load."""
+    return mp("volatile",
+              (Store("x", Const(1)), Store("flag", Const(1), sem="relaxed", scope="sys", volatile=True)),
+              (Load("r0", "flag", sem="relaxed", scope="sys", volatile=True), Load("r1", "x")))
+
+
+def mp_fences(sem: str = "acq_rel", scope: str = "gpu") -> LitmusTest:
+    """Relaxed flag accesses with fences between."""
+    return mp(f"fence-{sem}-{scope}",
+              (Store("x", Const(1)), Fence(sem, scope), Store("flag", Const(1), sem="relaxed", scope=scope)),
+              (Load("r0", "flag", sem="relaxed", scope=scope), Fence(sem, scope), Load("r1", "x")))
+
+
+def mp_barrier() -> LitmusTest:
+    """bar.sync then plain store of x, release exchange of the flag."""
+    return mp("barrier",
+              (Store("x", Const(1)), Barrier(), Rmw("exch", None, "flag", Const(1), sem="release", scope="sys")),
+              (Load("r0", "flag", sem="acquire", scope="sys"), Load("r1", "x")))
+
+
+def mp_cas_spin() -> LitmusTest:
+    """Reader spins with atomic_cas(flag, 1, 0, acquire, sys) (iris), then reads x."""
+    return mp("cas-spin",
+              (Store("x", Const(1)), Store("flag", Const(1), sem="release", scope="sys")),
+              (Spin("flag", 1, SpinRead("cas", "acquire", "sys", reset=0), bound=64, reg="r0"), Load("r1", "x")))
+
+
+def mp_load_spin(volatile: bool = True) -> LitmusTest:
+    """Reader spins with loads of the flag, then reads x."""
+    read = SpinRead("load", "relaxed", "sys", volatile=volatile)
+    return mp("load-spin",
+              (Store("x", Const(1)), Store("flag", Const(1), sem="release", scope="sys")),
+              (Spin("flag", 1, read, bound=64, reg="r0"), Load("r1", "x")))
+
+
+def mp_shared_cta() -> LitmusTest:
+    """Both threads on rank 0, CTA 0: played by one program, lanes split between them."""
+    return mp("shared-cta", (Store("x", Const(1)), Store("flag", Const(1))),
+              (Load("r0", "flag"), Load("r1", "x")), reader_cta=0)
+
+
+def every_op() -> LitmusTest:
+    """One thread per kind of op, over two ranks."""
+    p0 = (
+        Store("x", Const(1)),
+        Store("x", Const(2), sem="relaxed", scope="gpu"),
+        Store("x", Const(3), sem="release", scope="sys"),
+        Store("y", Const(4), sem="relaxed", scope="sys", volatile=True),
+        Rmw("add", "r1", "y", Const(1), sem="relaxed", scope="gpu"),
+        Rmw("exch", "r2", "y", Const(5), sem="acq_rel", scope="sys"),
+        Rmw("and", None, "y", Const(7), sem="release", scope="cta"),
+        Rmw("or", None, "y", Const(8)),
+        Rmw("xor", None, "y", Const(1)),
+        Rmw("min", None, "y", Const(100)),
+        Rmw("max", "r3", "y", Const(0)),
+        Rmw("cas", "r4", "y", Const(9), Const(0), sem="acquire", scope="sys"),
+        Fence("sc", "sys"),
+        Fence("acq_rel", "cta"),
+        Barrier(),
+        Store("y", Reg("r1")),
+    )
+    p1 = (
+        Load("r0", "x"),
+        Load("r1", "x", sem="relaxed", scope="cta"),
+        Load("r2", "x", sem="acquire", scope="gpu"),
+        Load("r3", "y", sem="relaxed", scope="sys", volatile=True),
+        Spin("x", 1, SpinRead("load", "acquire", "sys"), bound=8),
+        Spin("y", 1, SpinRead("cas", "relaxed", "gpu", reset=0), bound=8, reg="r4"),
+    )
+    return LitmusTest("OPS", "all", (Location("x", 0, 0), Location("y", 0, 1)),
+                      (Thread("P0", 0, 0, p0, reg_init=(("r9", 3),)), Thread("P1", 1, 0, p1)),
+                      Condition("exists", Cmp(RegRef("P1", "r0"), "==", Const(1)), "P1:r0 == 1"),
+                      source_file="tests/codegen/irs.py")
+
+
+def with_branch() -> LitmusTest:
+    """A PTX-corpus style thread with a label and a branch (unsupported by codegen)."""
+    return LitmusTest("LB", "branch", (Location("x"),),
+                      (Thread("P0", 0, 0, (Label("L0", line=7), Load("r0", "x"), Branch("L0", "eq", None, None, line=9))),),
+                      Condition("exists", Cmp(RegRef("P0", "r0"), "==", Const(1))), source_file="corpus/LB.litmus")
+
+
+def spin_never() -> LitmusTest:
+    """P1 spins for flag == 2, which nobody writes: every instance must time out."""
+    return mp("spin-never",
+              (Store("x", Const(1)), Store("flag", Const(1), sem="release", scope="sys")),
+              (Spin("flag", 2, SpinRead("load", "acquire", "sys"), bound=1000, reg="r0"), Load("r1", "x")))

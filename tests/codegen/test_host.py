@@ -1,0 +1,84 @@
+"""Host helpers: observables, permutations, histogram counting, rank-output merging."""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from litmus.codegen import CodegenOptions, build_layout, observables
+from litmus.codegen.host import histogram, make_heaps, merge_rank_outputs, permutations
+from litmus.ir import Cmp, Condition, Const, LitmusTest, Load, Location, RegRef, Thread
+from tests.codegen import irs
+
+
+def test_observables_rule() -> None:
+    t = LitmusTest("T", "", (Location("y"), Location("x")),
+                   (Thread("P1", 0, 1, (Load("r1", "x"), Load("r0", "y"))), Thread("P0", 0, 0, (Load("r5", "x"),))),
+                   Condition("exists", Cmp(RegRef("P0", "r9"), "==", Const(0))))
+    assert observables(t) == ("P0:r5", "P0:r9", "P1:r0", "P1:r1", "y", "x")
+
+
+def test_observables_match_litmus_model() -> None:
+    try:
+        model = importlib.import_module("litmus.model")
+    except ImportError:
+        pytest.skip("litmus.model is not written yet")
+    if not hasattr(model, "observables"):
+        pytest.skip("litmus.model.observables does not exist yet")
+    for make in (irs.mp_plain, irs.every_op, irs.mp_cas_spin):
+        assert tuple(model.observables(make())) == observables(make())
+
+
+@given(n=st.integers(1, 300), seed=st.integers(0, 1000))
+def test_permutations_are_bijections(n: int, seed: int) -> None:
+    lay = build_layout(irs.every_op(), CodegenOptions(block=1))
+    for k, c in permutations(lay, n, seed):
+        assert sorted((j * k + c) % n for j in range(n)) == list(range(n))
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(-3, 3), st.integers(-(2**31), 2**31 - 1), st.integers(0, 2)),
+                     min_size=1, max_size=40),
+       interleaved=st.booleans())
+def test_histogram_counts_every_row(rows, interleaved: bool) -> None:
+    # one register column + status, and the locations x, flag of MP (registers P1:r0, P1:r1)
+    lay = build_layout(irs.mp_plain(), CodegenOptions(block=1, addressing="interleaved" if interleaved else "loc_major"))
+    n = len(rows)
+    out = torch.zeros((n, lay.n_cols), dtype=torch.int32)
+    heaps = make_heaps(lay, n)
+    for i, (a, b, c) in enumerate(rows):
+        out[i, 0], out[i, 1] = a, b
+        heaps[0][lay.word(lay.location("x").slot, i, n)] = c
+        heaps[0][lay.word(lay.location("flag").slot, i, n)] = a
+    expect = Counter((a, b, c, a) for a, b, c in rows)
+    assert histogram(out, heaps, lay) == dict(expect)
+
+
+def test_histogram_falls_back_to_row_unique_when_keys_would_overflow() -> None:
+    lay = build_layout(irs.every_op(), CodegenOptions(block=1))
+    n = 200
+    out = torch.arange(n * lay.n_cols, dtype=torch.int32).reshape(n, lay.n_cols)  # all distinct
+    heaps = make_heaps(lay, n)
+    h = histogram(out, heaps, lay)
+    assert len(h) == n and sum(h.values()) == n
+
+
+def test_merge_rank_outputs_ors_disjoint_columns() -> None:
+    a = torch.tensor([[5, 0, 1]], dtype=torch.int32)
+    b = torch.tensor([[0, -7, 2]], dtype=torch.int32)
+    assert merge_rank_outputs([a, b]).tolist() == [[5, -7, 3]]
+
+
+def test_heaps_start_at_initial_values() -> None:
+    t = irs.mp_plain()
+    t = LitmusTest(t.name, t.variant, (Location("x", 7, 0), Location("flag", 3, 1)), t.threads, t.condition)
+    lay = build_layout(t, CodegenOptions(block=1))
+    heaps = make_heaps(lay, 5)
+    assert len(heaps) == 2
+    assert heaps[0][lay.word(0, 4, 5)] == 7 and heaps[1][lay.word(1, 0, 5)] == 3
+    assert int(heaps[0].sum()) == 35 and int(heaps[1].sum()) == 15

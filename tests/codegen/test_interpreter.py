@@ -1,0 +1,93 @@
+"""Generated kernels run under TRITON_INTERPRET=1 (in a subprocess) with exact expected histograms.
+
+Under the interpreter the programs of a grid run one after another in program-id order, so role 0
+(P0, the writer) finishes before role 1 (P1) starts: outcomes are deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CASES = [
+    {"name": "mp", "test": "mp_plain", "block": 4, "progs": 2},
+    {"name": "mp_perm", "test": "mp_plain", "block": 4, "progs": 4, "perms": [[1, 0], [3, 5]],
+     "addressing": "interleaved"},
+    {"name": "shared_seq_perm", "test": "mp_shared_cta", "block": 4, "progs": 2, "perms": [[1, 0], [3, 1]]},
+    {"name": "shared_rr", "test": "mp_shared_cta", "block": 4, "progs": 2, "perms": [[1, 0], [1, 0]],
+     "order": "round_robin"},
+    {"name": "cas_spin", "test": "mp_cas_spin", "block": 4, "progs": 2, "spin_bound": 4},
+    {"name": "ranks", "test": "mp_cas_release_acquire", "block": 4, "progs": 2, "mode": "rank",
+     "perms": [[1, 0], [5, 3]]},
+    {"name": "timeout", "test": "spin_never", "block": 4, "progs": 1, "spin_bound": 3},
+]
+
+
+@pytest.fixture(scope="module")
+def results(litmus_cache: Path) -> dict:
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "tests.codegen.interp_runner", json.dumps(CASES)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _hist(r: dict) -> dict[tuple[int, ...], int]:
+    return {tuple(k): v for k, v in r["hist"]}
+
+
+def test_mp_writer_first_gives_exactly_the_sc_outcome(results: dict) -> None:
+    r = results["mp"]
+    assert r["keys"] == ["P1:r0", "P1:r1", "x", "flag"]
+    assert r["n"] == 8 and r["timeouts"] == 0
+    assert _hist(r) == {(1, 1, 1, 1): 8}
+    assert sum(_hist(r).values()) == r["n"]
+
+
+def test_permuted_instances_still_cover_every_instance_once(results: dict) -> None:
+    # every P1 lane reads an instance whose P0 ran earlier (role 0 programs all run first)
+    assert _hist(results["mp_perm"]) == {(1, 1, 1, 1): 16}
+
+
+def test_shared_cta_sequential_order_with_a_permutation(results: dict) -> None:
+    # One program plays P0 (lanes 0..3) then P1 (lanes 4..7).  Program b writes instances
+    # 4b..4b+3 and P1 reads (3j+1) % 8 for j in 4b..4b+3; a read sees 1s only if that instance's
+    # writer program already ran (its program index <= b).
+    n, block = 8, 4
+    expect: dict[tuple[int, ...], int] = {}
+    for j in range(n):
+        inst = (3 * j + 1) % n
+        seen = 1 if inst // block <= j // block else 0
+        key = (seen, seen, 1, 1)
+        expect[key] = expect.get(key, 0) + 1
+    assert _hist(results["shared_seq_perm"]) == expect
+
+
+def test_shared_cta_round_robin_reads_flag_before_it_is_written(results: dict) -> None:
+    # x=1 ; r0=flag (0) ; flag=1 ; r1=x (1), all in one program order
+    assert _hist(results["shared_rr"]) == {(0, 1, 1, 1): 8}
+
+
+def test_cas_spin_succeeds_and_resets_the_flag(results: dict) -> None:
+    r = results["cas_spin"]
+    assert r["timeouts"] == 0
+    assert _hist(r) == {(1, 1, 1, 0): 8}
+
+
+def test_a_spin_that_never_sees_its_value_times_out_instead_of_hanging(results: dict) -> None:
+    r = results["timeout"]
+    assert r["timeouts"] == r["n"] == 4
+    assert _hist(r) == {(1, 1, 1, 1): 4}  # last read value of the flag goes to r0
+
+
+def test_rank_mode_kernels_share_heaps_through_the_pointer_table(results: dict) -> None:
+    # rank 0's kernel (P0: x=1; cas flag 0->1 release) runs first, then rank 1's (P1: cas flag 1->0
+    # acquire, r0 = old = 1; r1 = x = 1); flag lives on rank 0, read by rank 1 through heap_ptrs[0].
+    assert _hist(results["ranks"]) == {(1, 1, 1, 0): 8}

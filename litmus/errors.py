@@ -15,6 +15,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        if not self.file and self.line is None:
+            return self.message
         where = self.file or "<input>"
         if self.line is not None:
             where += f":{self.line}"

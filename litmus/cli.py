@@ -1,0 +1,391 @@
+"""The ``litmus`` command line: list, show, validate, model, audit, run, doctor."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections import Counter, defaultdict
+from typing import Any, Callable, Sequence
+
+import click
+
+from litmus.errors import LitmusError
+
+EPILOG_PATHS = (
+    "PATHS may be YAML catalog files, PTX .litmus files, folders of either, or pattern names "
+    "from the default catalog (e.g. MP). With no PATHS, the whole default catalog."
+)
+
+
+def _friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Print LitmusError as 'file:line: message' lines and exit 2: never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except LitmusError as err:
+            for problem in err.problems:
+                click.echo(f"error: {problem}", err=True)
+            sys.exit(2)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="litmus-gpu")
+def main() -> None:
+    """Memory-model litmus tests for multi-GPU atomics.
+
+    \b
+    A catalog of signalling patterns (message passing, iris's CAS flag spin,
+    symm_mem's blockwise barrier, SB, LB, IRIW, ...) in YAML. For each variant:
+      litmus model     which outcomes the PTX (and SC) memory model allows
+      litmus audit     whether the compiled PTX / AMDGCN carries the ordering asked for
+      litmus run       what the hardware (or the CPU interpreter) actually did
+
+    \b
+    Start with:
+      litmus list                    the catalog, one row per pattern
+      litmus show MP                 one pattern and its variants
+      litmus model MP --variant '*sys*'
+    """
+
+
+@main.command("list")
+@click.argument("paths", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per variant per line.")
+@_friendly
+def list_cmd(paths: Sequence[str], as_json: bool) -> None:
+    """List patterns and their variants.
+
+    The table has one row per pattern: how many variants, how many of them are declared
+    forbidden (the outcome must never appear) and allowed (racy). With --json, one object per
+    variant: test, variant, id, expect, why, source, origin.
+
+    \b
+    Examples:
+      litmus list
+      litmus list catalog/mp.yaml --json | jq .id
+    """
+    from litmus.select import resolve
+
+    tests = resolve(paths)
+    if as_json:
+        for t in tests:
+            click.echo(json.dumps(_variant_record(t)))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len({t.name for t in tests})} patterns, {len(tests)} variants")
+    for col in ("pattern", "variants", "forbidden", "allowed", "file"):
+        table.add_column(col)
+    by_pattern: dict[tuple[str, str], list] = defaultdict(list)
+    for t in tests:
+        by_pattern[(t.name, t.source_file)].append(t)
+    for (name, file), group in by_pattern.items():
+        counts = Counter(t.expect.outcome if t.expect else "-" for t in group)
+        table.add_row(name, str(len(group)), str(counts["forbidden"]), str(counts["allowed"]), _rel(file))
+    Console().print(table)
+
+
+def _rel(path: str) -> str:
+    """``path`` relative to the current folder when it lies below it."""
+    from pathlib import Path
+
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+def _variant_record(t: Any) -> dict[str, Any]:
+    return {
+        "test": t.name,
+        "variant": t.variant,
+        "id": t.id,
+        "expect": t.expect.outcome if t.expect else None,
+        "why": t.expect.why if t.expect else None,
+        "may_hang": t.expect.may_hang if t.expect else False,
+        "source": t.source_file,
+        "line": t.source_line,
+        "origin": t.origin,
+        "params": dict(t.params),
+    }
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@_friendly
+def validate(paths: Sequence[str]) -> None:
+    """Check catalog files; list every problem with file:line:column.
+
+    Exit status 0 when all files are valid, 1 when any problem was found.
+
+    \b
+    Example:
+      litmus validate catalog/ my_patterns/sb_gpus.yaml
+    """
+    from litmus.select import resolve
+
+    try:
+        tests = resolve(paths)
+    except LitmusError as err:
+        for problem in err.problems:
+            click.echo(f"error: {problem}", err=True)
+        click.echo(f"{len(err.problems)} problem(s)", err=True)
+        sys.exit(1)
+    click.echo(f"ok: {len({(t.name, t.source_file) for t in tests})} patterns, {len(tests)} variants")
+
+
+@main.command()
+@click.argument("name")
+@click.option("--variant", "-v", help="Only variants matching this name or shell pattern.")
+@click.option("--kernel", is_flag=True, help="Print the generated Triton kernel source.")
+@click.option("--ptx", is_flag=True, help="Print the compiled PTX (compiled on the CPU).")
+@click.option("--amdgcn", is_flag=True, help="Print the compiled AMDGCN (compiled on the CPU).")
+@click.option("--target", help="Compile target for --ptx/--amdgcn, e.g. cuda:90 or hip:gfx942.")
+@_friendly
+def show(name: str, variant: str | None, kernel: bool, ptx: bool, amdgcn: bool, target: str | None) -> None:
+    """Show a pattern and its expanded variants, readably.
+
+    NAME is a pattern name from the catalog (e.g. MP) or a file. Each variant is printed in
+    the PTX litmus format with its expectation. --kernel, --ptx and --amdgcn show what the
+    variant compiles to instead.
+
+    \b
+    Examples:
+      litmus show MP
+      litmus show MP --variant relacq-sys --ptx
+    """
+    from litmus.select import resolve
+
+    tests = resolve([name], variant)
+    if kernel or ptx or amdgcn:
+        _show_compiled(tests, kernel, ptx, amdgcn, target)
+        return
+    from dataclasses import replace
+
+    from litmus.interop import write_litmus
+
+    first = tests[0]
+    click.echo(f"{first.name}: {first.title}")
+    if first.origin:
+        click.echo(f"source: {first.origin}")
+    if first.description:
+        click.echo(first.description.rstrip())
+    click.echo(f"file: {first.source_file}")
+    for t in tests:
+        click.echo("")
+        short = [f"{k}={v}" for k, v in t.params if len(v) <= 24]
+        click.echo(f"── {t.id}  " + ", ".join(short))
+        if t.expect:
+            hang = " (may hang)" if t.expect.may_hang else ""
+            click.echo(f"   expect: {t.expect.outcome}{hang} — {t.expect.why}")
+        click.echo(write_litmus(replace(t, description="")).rstrip())
+
+
+def _show_compiled(tests: Sequence[Any], kernel: bool, ptx: bool, amdgcn: bool, target: str | None) -> None:
+    from litmus import codegen
+
+    for t in tests:
+        click.echo(f"── {t.id}")
+        if kernel:
+            click.echo(codegen.generate(t, codegen.CodegenOptions()).text)
+        for flag, default_target, key in ((ptx, "cuda:90", "ptx"), (amdgcn, "hip:gfx942", "amdgcn")):
+            if flag:
+                compiled = codegen.compile_variant(t, target or default_target)
+                click.echo(compiled.asm[key])
+
+
+def main_entry() -> None:  # pragma: no cover - console script shim
+    main()
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option("--model", "model_name", type=click.Choice(["ptx", "sc"]), default="ptx", show_default=True,
+              help="Memory model: the scoped PTX model, or sequential consistency as a reference.")
+@click.option("--variant", "-v", help="Only variants matching this name or shell pattern.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per variant per line.")
+@_friendly
+def model(paths: Sequence[str], model_name: str, variant: str | None, as_json: bool) -> None:
+    """Ask the memory model which final states each variant allows. No GPU needed.
+
+    Text output is herd style: 'States n', the allowed states (over the condition's registers
+    and locations), then 'Ok' if the condition is validated ('No' otherwise), and whether the
+    variant's declared expectation agrees. --json prints one object per variant with test,
+    variant, source, model, condition_kind, condition, validated, target_reachable,
+    allowed_states (over all observable registers and locations), possible_hang, expect,
+    agrees and seconds. Exit status 1 if any declared expectation disagrees with the model.
+
+    \b
+    Examples:
+      litmus model MP --variant '*-sys'
+      litmus model ../shared/ptx-litmus/Manual/MP-gpu.litmus
+      litmus model catalog/ --json --model sc
+    """
+    from litmus.model import check
+    from litmus.report.model_text import model_record, render_model_text
+    from litmus.select import resolve
+
+    disagreements = 0
+    for t in resolve(paths, variant):
+        result = check(t, model_name)
+        record = model_record(result)
+        if record["agrees"] is False:
+            disagreements += 1
+        if as_json:
+            click.echo(json.dumps(record))
+        else:
+            click.echo(render_model_text(result))
+    if disagreements:
+        click.echo(f"{disagreements} variant(s) disagree with their declared expectation", err=True)
+        sys.exit(1)
+
+
+def _parse_ranks(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        ranks = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise LitmusError(f"--ranks {text!r}: give comma-separated integers, e.g. --ranks 0,1") from None
+    if not ranks or any(r < 0 for r in ranks):
+        raise LitmusError(f"--ranks {text!r}: give non-negative integers, e.g. --ranks 0,1")
+    return ranks
+
+
+def _default_out(backend: str) -> str:
+    import datetime as dt
+
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return f"litmus-results/{backend}-{stamp}.jsonl"
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option("--variant", "-v", help="Only variants matching this name or shell pattern.")
+@click.option("--backend", "-b", type=click.Choice(["auto", "cpu", "cuda", "ranks"]), default="auto",
+              show_default=True,
+              help="auto: cuda when a GPU is visible, else cpu. cpu: the Triton interpreter, one process per "
+                   "rank. cuda: one GPU, ranks played by groups of CTAs. ranks: one process per GPU "
+                   "(torch.distributed + symmetric memory; gloo + interpreter without GPUs).")
+@click.option("--iterations", "-n", type=click.IntRange(min=1), default=None,
+              help="Rounds (launches) per variant. Default 4 unless --time-budget is given.")
+@click.option("--time-budget", "-t", type=click.FloatRange(min=0.0, min_open=True), default=None,
+              help="Seconds per variant (overrides --iterations).")
+@click.option("--instances", type=click.IntRange(min=1), default=None,
+              help="Instances per round. Default: 65536 on cpu/ranks-on-cpu, 4Mi on cuda.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of every PRNG (instance shuffling, stress): a run is reproducible from it.")
+@click.option("--stress", default="default", show_default=True,
+              help="Stress preset (none, default, spread, heavy) or a JSON file of Stress parameters.")
+@click.option("--out", "-o", default=None,
+              help="JSON Lines results file; one record is appended per finished variant. "
+                   "Default: litmus-results/<backend>-<time>.jsonl")
+@click.option("--resume", is_flag=True, help="Skip variants already recorded in --out for this backend.")
+@click.option("--world-size", type=click.IntRange(min=1), default=None,
+              help="ranks backend: number of processes (default: GPUs visible, or the most ranks a test needs).")
+@click.option("--ranks", "ranks_text", default=None,
+              help="ranks backend: world ranks playing the test's ranks 0,1,..., e.g. --ranks 0,1")
+@_friendly
+def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int | None,
+        time_budget: float | None, instances: int | None, seed: int, stress: str, out: str | None,
+        resume: bool, world_size: int | None, ranks_text: str | None) -> None:
+    """Run variants on hardware (or the CPU interpreter) and classify every outcome.
+
+    Each variant runs round after round (--iterations or --time-budget); each round runs many
+    independent instances at once. Every outcome is labelled against the model: sc (allowed
+    under SC), weak (allowed by PTX only), forbidden, or timeout (a bounded spin ran out).
+    Verdicts: VIOLATION (a forbidden outcome was seen), racy-witnessed, racy-unseen (rate below
+    3/N at 95 %), correct (forbidden and unseen in N instances).
+
+    Results are appended to --out as each variant finishes, so a killed run keeps every
+    finished variant; --resume skips them. Exit status 1 if any variant is a VIOLATION.
+
+    \b
+    Examples:
+      litmus run MP --iterations 2
+      litmus run catalog/ --backend cuda --time-budget 5 --stress heavy --out h200.jsonl
+      litmus run catalog/ --out h200.jsonl --resume
+      litmus run SYMM-barrier-p1 --backend ranks --world-size 2
+    """
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from litmus.report.table import results_table, verdict_summary
+    from litmus.run.config import RunConfig, load_stress
+    from litmus.run.registry import make_backend
+    from litmus.select import resolve
+
+    tests = resolve(paths, variant)
+    stress_cfg = load_stress(stress)
+    console = Console(stderr=True)
+    backend_obj = make_backend(backend, world_size=world_size, ranks=_parse_ranks(ranks_text))
+    try:
+        desc = backend_obj.describe()
+        if instances is None:
+            instances = desc.get("default_instances", 1 << 16)
+        config = RunConfig(
+            iterations=None if time_budget else (iterations or 4),
+            time_budget=time_budget,
+            instances=int(instances),
+            seed=seed,
+            stress=stress_cfg,
+        )
+        out_path = Path(out or _default_out(backend_obj.name))
+        console.print(f"[bold]backend[/bold] {backend_obj.name} on {desc.get('device', '?')}")
+        if desc.get("note"):
+            console.print(f"[dim]{desc['note']}[/dim]")
+        console.print(f"[bold]results[/bold] {out_path} (appended per variant)")
+        results = _run_with_progress(tests, backend_obj, config, out_path, resume, console)
+    finally:
+        backend_obj.close()
+    Console().print(results_table(results, title=f"{backend_obj.name}: {len(results)} variants"))
+    summary = verdict_summary(results)
+    Console().print(", ".join(f"{k}: {v}" for k, v in sorted(summary.items())))
+    if summary.get("VIOLATION"):
+        sys.exit(1)
+
+
+def _run_with_progress(tests: Sequence[Any], backend: Any, config: Any, out: Any, resume: bool,
+                       console: Any) -> list[Any]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from litmus.run.driver import run_tests
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    ) as progress:
+        overall = progress.add_task("all variants", total=len(tests))
+        current: dict[str, Any] = {}
+
+        def on_progress(test: Any, frac: float) -> None:
+            task = current.get(test.id)
+            if task is None:
+                task = progress.add_task(f"  {test.id}", total=100)
+                current[test.id] = task
+            progress.update(task, completed=int(frac * 100))
+
+        def on_result(res: Any) -> None:
+            task = current.pop(res.test.id, None)
+            if task is not None:
+                progress.remove_task(task)
+            progress.advance(overall)
+            if res.verdict is not None and res.verdict.verdict == "VIOLATION":
+                progress.console.print(f"[bold red]VIOLATION[/bold red] {res.test.id}")
+
+        return run_tests(tests, backend, config, out=out, resume=resume,
+                         on_progress=on_progress, on_result=on_result)

@@ -1,0 +1,1 @@
+"""Human- and machine-readable reports: herd-style model output, tables, JSON Lines."""

@@ -1,0 +1,107 @@
+"""Run configuration: how many instances, how long, which stress, which seed."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from litmus.errors import LitmusError
+
+
+@dataclass(frozen=True)
+class Stress:
+    """Stress parameters in the manner of GPUHarbor / MC Mutants.
+
+    ``mem_stress``: extra programs hammer a scratch region while the test runs;
+    ``stress_pattern``: their access pattern (``store-store``, ``store-load``, ``load-store``,
+    ``load-load``); ``pre_stress``: stress iterations each testing program runs before the test;
+    ``shuffle``: permute which program plays which instance (seeded); ``barrier``: a start
+    barrier among the testing programs; ``stride``: distance between instances' locations
+    (in words), to spread them over cache lines; ``stress_programs``: how many stress programs.
+    """
+
+    name: str = "none"
+    mem_stress: bool = False
+    stress_programs: int = 0
+    stress_pattern: str = "store-load"
+    stress_iterations: int = 0
+    pre_stress: int = 0
+    shuffle: bool = True
+    barrier: bool = True
+    stride: int = 1
+    scratch_words: int = 4096
+
+    def as_dict(self) -> dict[str, Any]:
+        """The parameters as a JSON-ready dict."""
+        return asdict(self)
+
+
+PRESETS: dict[str, Stress] = {
+    "none": Stress(name="none", shuffle=False, barrier=False),
+    "default": Stress(name="default", shuffle=True, barrier=True, stride=1),
+    "spread": Stress(name="spread", shuffle=True, barrier=True, stride=32),
+    "heavy": Stress(
+        name="heavy",
+        mem_stress=True,
+        stress_programs=64,
+        stress_pattern="store-load",
+        stress_iterations=64,
+        pre_stress=16,
+        shuffle=True,
+        barrier=True,
+        stride=32,
+    ),
+}
+
+PATTERNS = ("store-store", "store-load", "load-store", "load-load")
+
+
+def load_stress(spec: str) -> Stress:
+    """A stress preset by name (``none``, ``default``, ``spread``, ``heavy``) or a JSON file."""
+    if spec in PRESETS:
+        return PRESETS[spec]
+    path = Path(spec)
+    if not path.is_file():
+        raise LitmusError(
+            f"--stress {spec!r}: not a preset ({', '.join(PRESETS)}) and no such file"
+        )
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as e:
+        raise LitmusError.at(str(path), e.lineno, f"bad JSON: {e.msg}", e.colno) from None
+    if not isinstance(data, dict):
+        raise LitmusError.at(str(path), 1, "a stress file is a JSON object of parameters")
+    known = {f.name for f in fields(Stress)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise LitmusError.at(
+            str(path), None, f"unknown stress parameter(s) {unknown}; accepted: {sorted(known)}"
+        )
+    stress = replace(PRESETS["default"], name=path.stem, **data)
+    if stress.stress_pattern not in PATTERNS:
+        raise LitmusError.at(
+            str(path), None, f"stress_pattern {stress.stress_pattern!r}; accepted: {list(PATTERNS)}"
+        )
+    if stress.stride < 1:
+        raise LitmusError.at(str(path), None, "stride must be at least 1")
+    return stress
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """How long to run each variant and how."""
+
+    iterations: int | None = 4  # rounds (launches) per variant, when no time budget
+    time_budget: float | None = None  # seconds per variant; overrides iterations
+    instances: int = 1 << 16  # instances per round
+    seed: int = 0
+    stress: Stress = field(default_factory=lambda: PRESETS["default"])
+    spin_bound: int | None = None  # overrides each spin's bound when set
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready description, stored in every result record."""
+        d = asdict(self)
+        d["stress"] = self.stress.as_dict()
+        return d

@@ -1,0 +1,137 @@
+"""Run variants on a backend round after round, classify, and append results as they finish."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from litmus.classify import Verdict, classify, in_target
+from litmus.ir import LitmusTest
+from litmus.report.jsonl import append_record, finished_ids
+from litmus.run.backend import Backend, Row, merge_rows
+from litmus.run.config import RunConfig
+
+
+@dataclass
+class VariantResult:
+    """One variant's outcome: a verdict, or the reason it was skipped."""
+
+    test: LitmusTest
+    verdict: Verdict | None
+    skipped: str | None
+    seconds: float
+    record: dict[str, Any] | None
+
+
+ProgressHook = Callable[[LitmusTest, float], None]  # (test, fraction done)
+
+
+def run_variant(
+    test: LitmusTest,
+    backend: Backend,
+    config: RunConfig,
+    on_progress: ProgressHook | None = None,
+) -> tuple[Verdict, float, int]:
+    """Run one variant until its iterations or time budget are spent; return its verdict.
+
+    Also returns the seconds spent and the number of rounds.
+    """
+    from litmus.model import check
+
+    ptx = check(test, "ptx")
+    sc = check(test, "sc")
+    rows: list[Row] = []
+    start = time.perf_counter()
+    first: float | None = None
+    rounds = 0
+    while True:
+        r = backend.run_round(test, config, rounds)
+        rounds += 1
+        if sum(n for _, _, n in r.rows) != r.instances:
+            raise RuntimeError(
+                f"{test.id}: histogram checksum failed on {backend.name}: "
+                f"{sum(n for _, _, n in r.rows)} outcomes counted for {r.instances} instances"
+            )
+        rows.extend(r.rows)
+        rows = merge_rows(rows)
+        elapsed = time.perf_counter() - start
+        if first is None and any(not t and in_target(test, s) and n for s, t, n in r.rows):
+            first = elapsed
+        if config.time_budget is not None:
+            frac = elapsed / config.time_budget
+        else:
+            frac = rounds / max(1, config.iterations or 1)
+        if on_progress:
+            on_progress(test, min(1.0, frac))
+        if frac >= 1.0:
+            break
+    verdict = classify(test, rows, ptx, sc, seconds_to_first=first)
+    return verdict, time.perf_counter() - start, rounds
+
+
+def result_record(
+    test: LitmusTest, verdict: Verdict, backend: Backend, config: RunConfig, seconds: float, rounds: int
+) -> dict[str, Any]:
+    """The JSON record of one finished variant (appended to the results file)."""
+    return {
+        "id": test.id,
+        "test": test.name,
+        "variant": test.variant,
+        "source": test.source_file,
+        "expect": test.expect.outcome if test.expect else None,
+        "verdict": verdict.verdict,
+        "observation": verdict.observation,
+        "instances": verdict.instances,
+        "target_count": verdict.target_count,
+        "counts": verdict.counts,
+        "rate": verdict.rate,
+        "bound_95": verdict.bound_95,
+        "seconds_to_first": verdict.seconds_to_first,
+        "seconds": round(seconds, 4),
+        "rounds": rounds,
+        "histogram": [
+            {"state": dict(b.state), "count": b.count, "label": b.label, "target": b.target}
+            for b in verdict.bins
+        ],
+        "notes": list(verdict.notes),
+        "config": config.as_dict(),
+        "seed": config.seed,
+        "finished_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        **{k: v for k, v in backend.describe().items() if k != "note"},
+    }
+
+
+def run_tests(
+    tests: Sequence[LitmusTest],
+    backend: Backend,
+    config: RunConfig,
+    out: Path | None = None,
+    resume: bool = False,
+    on_progress: ProgressHook | None = None,
+    on_result: Callable[[VariantResult], None] | None = None,
+) -> list[VariantResult]:
+    """Run every test; append each finished variant to ``out`` at once (JSON Lines).
+
+    With ``resume``, variants already in ``out`` for this backend are skipped.
+    """
+    done = finished_ids(out, backend.name) if (out is not None and resume) else set()
+    results: list[VariantResult] = []
+    for test in tests:
+        key = f"{test.source_file}::{test.id}"
+        if key in done:
+            res = VariantResult(test, None, "already in the results file (--resume)", 0.0, None)
+        elif (reason := backend.skip_reason(test)) is not None:
+            res = VariantResult(test, None, reason, 0.0, None)
+        else:
+            verdict, seconds, rounds = run_variant(test, backend, config, on_progress)
+            record = result_record(test, verdict, backend, config, seconds, rounds)
+            if out is not None:
+                append_record(out, record)
+            res = VariantResult(test, verdict, None, seconds, record)
+        results.append(res)
+        if on_result:
+            on_result(res)
+    return results

@@ -1,0 +1,40 @@
+"""Durable JSON Lines results: appended per variant, torn last line tolerated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from litmus.errors import LitmusError
+from litmus.report.jsonl import append_record, finished_ids, read_records
+
+
+def test_append_then_read_back(tmp_path: Path) -> None:
+    out = tmp_path / "sub" / "r.jsonl"
+    append_record(out, {"id": "MP[a]", "source": "m.yaml", "backend": "cpu"})
+    append_record(out, {"id": "MP[b]", "source": "m.yaml", "backend": "cuda"})
+    assert [r["id"] for r in read_records(out)] == ["MP[a]", "MP[b]"]
+    assert finished_ids(out, "cpu") == {"m.yaml::MP[a]"}
+    assert finished_ids(out, "cuda") == {"m.yaml::MP[b]"}
+
+
+def test_torn_last_line_is_skipped(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    append_record(out, {"id": "MP[a]", "source": "m.yaml", "backend": "cpu"})
+    with open(out, "a") as fh:
+        fh.write('{"id": "MP[b]", "sou')  # the writer was killed mid-line
+    assert [r["id"] for r in read_records(out)] == ["MP[a]"]
+
+
+def test_corrupt_middle_line_names_file_and_line(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    out.write_text('{"id": 1}\nnot json\n{"id": 2}\n')
+    with pytest.raises(LitmusError) as err:
+        list(read_records(out))
+    assert err.value.problems[0].line == 2
+    assert str(out) in str(err.value)
+
+
+def test_missing_file_has_no_records(tmp_path: Path) -> None:
+    assert list(read_records(tmp_path / "none.jsonl")) == []

@@ -1,0 +1,273 @@
+"""Check compiled text against the rule tables: every requirement present, in the order it needs.
+
+How the search works (documented in ``docs/audit.md``): the compiled text of a test may hold
+every litmus thread's code (``if role == t`` branches, or one kernel per role, concatenated).
+Requirements are matched per litmus thread, each thread's search starting at the top of the
+whole text.  A requirement is searched after the matches of the earlier requirements of its
+thread that it must follow (:func:`litmus.audit.requirements.must_follow`).  Each shape's steps
+must appear in textual order; the shape ending earliest is taken (which leaves the most room
+for the requirements after it, so a greedy search finds a match whenever one exists).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+
+from litmus.audit.asm import AsmInstr, parse_asm
+from litmus.audit.compile import canonical_target
+from litmus.audit.requirements import Requirement, must_follow, requirements
+from litmus.audit.rules import Pattern, Rule, Shape, rule_table
+from litmus.errors import LitmusError, UnsupportedError
+from litmus.ir import LitmusTest
+
+CONTEXT = 3  # lines of compiled text shown either side of a finding
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A requirement the compiled code does not carry (missing, too weak, or out of order)."""
+
+    test_id: str
+    target: str
+    op: str  # the requirement, e.g. "P0 #1 rmw cas release sys on flag"
+    expected: str  # the accepted shapes
+    found: str  # the closest instruction present, with its line, and what it lacks
+    context_lines: tuple[str, ...]  # "  57: text" lines around it (">" marks the line)
+    line: int | None = None  # line of the closest instruction in the compiled text
+    key: str = ""  # the rule key, e.g. "rmw cas release sys"
+
+    def __str__(self) -> str:
+        ctx = "\n".join("    " + l for l in self.context_lines)
+        return f"{self.test_id} [{self.target}] {self.op}: expected {self.expected}; found {self.found}\n{ctx}"
+
+
+@dataclass(frozen=True)
+class Match:
+    """Where a requirement was found: the text lines of its matched steps, anchor first."""
+
+    requirement: Requirement
+    lines: tuple[int, ...]
+    anchor_line: int | None
+
+
+@dataclass
+class AuditResult:
+    """The audit of one test on one target: ``status`` is ``pass``, ``finding`` or ``unsupported``."""
+
+    test_id: str
+    target: str
+    status: str
+    findings: list[Finding] = field(default_factory=list)
+    seconds: float = 0.0
+    reason: str = ""  # why unsupported
+
+
+# ---------------------------------------------------------------------------- matching
+
+
+def _find(step: tuple[Pattern, ...], instrs: list[AsmInstr], start: int, stop: int | None = None) -> int | None:
+    for i in range(start, len(instrs) if stop is None else stop):
+        if any(p.matches(instrs[i].mnemonic, instrs[i].quals) for p in step):
+            return i
+    return None
+
+
+def _match_shape(shape: Shape, instrs: list[AsmInstr], start: int) -> list[int] | None:
+    """Indices of the earliest in-order match of every step of ``shape`` from ``start``."""
+    out: list[int] = []
+    pos = start
+    for step in shape.steps:
+        i = _find(step, instrs, pos)
+        if i is None:
+            return None
+        out.append(i)
+        pos = i + 1
+    return out
+
+
+def _match_rule(rule: Rule, instrs: list[AsmInstr], start: int) -> tuple[Shape, list[int]] | None:
+    best: tuple[Shape, list[int]] | None = None
+    for shape in rule.shapes:
+        got = _match_shape(shape, instrs, start)
+        if got is not None and (best is None or (got[-1] if got else -1) < (best[1][-1] if best[1] else -1)):
+            best = (shape, got)
+    return best
+
+
+# ---------------------------------------------------------------------------- findings
+
+
+def _context(text_lines: list[str], line: int | None) -> tuple[str, ...]:
+    if line is None:
+        return ()
+    lo, hi = max(1, line - CONTEXT), min(len(text_lines), line + CONTEXT)
+    return tuple(f"{'>' if n == line else ' '}{n:5d}: {text_lines[n - 1].strip()}" for n in range(lo, hi + 1))
+
+
+def _lacks(step: tuple[Pattern, ...], ins: AsmInstr) -> str | None:
+    """Why ``ins`` fails the anchor ``step``: the qualifiers it lacks or must not have."""
+    reasons = []
+    for p in step:
+        if not re.fullmatch(p.mnemonic, ins.mnemonic):
+            continue
+        missing = [h for h in p.has if not (set(h.split("|")) & ins.quals)]
+        extra = [q for q in p.lacks if q in ins.quals]
+        reasons.append(", ".join([f"lacks {h}" for h in missing] + [f"has {q}" for q in extra]))
+    return min(reasons, key=len) if reasons else None
+
+
+def _missing_around(rule: Rule, instrs: list[AsmInstr], start: int, at: int) -> str:
+    """What each shape lacks around instruction ``at`` (the closest candidate), joined by ``or``."""
+    reasons: list[str] = []
+    for shape in rule.shapes:
+        if not shape.steps:
+            continue
+        anchor = shape.steps[shape.anchor]
+        if not any(p.matches(instrs[at].mnemonic, instrs[at].quals) for p in anchor):
+            why = _lacks(anchor, instrs[at])
+            if why:
+                reasons.append(why)
+            continue
+        pos, why = start, "all steps present, but not in the required order"
+        for k, step in enumerate(shape.steps):
+            if k == shape.anchor:
+                pos = at + 1
+                continue
+            i = _find(step, instrs, pos, at if k < shape.anchor else None)
+            if i is None:
+                where = "before" if k < shape.anchor else "after"
+                why = f"no `{' or '.join(p.render() for p in step)}` {where} it"
+                break
+            pos = i + 1
+        reasons.append(why)
+    return "; or ".join(dict.fromkeys(reasons))
+
+
+def _finding(test: LitmusTest, target: str, req: Requirement, rule: Rule, instrs: list[AsmInstr],
+             start: int, after: str, text_lines: list[str]) -> Finding:
+    expected = " | or: ".join(s.render() for s in rule.shapes) + (f" ({after})" if after else "")
+    family = [i for i, ins in enumerate(instrs) if rule.family.matches(ins.mnemonic, ins.quals)]
+    later = [i for i in family if i >= start]
+    if later:
+        at = later[0]
+        lacks = _missing_around(rule, instrs, start, at) or "which is weaker than required"
+        found = f"`{instrs[at].text}` at line {instrs[at].line}, {lacks}"
+    elif family:
+        at = family[-1]
+        found = f"`{instrs[at].text}` at line {instrs[at].line}, too early: it must come {after}"
+    else:
+        at = None
+        found = f"no `{rule.family.render()}` instruction at all"
+    line = instrs[at].line if at is not None else (instrs[start].line if start < len(instrs) else None)
+    return Finding(test.id, target, req.describe(), expected, found, _context(text_lines, line), line,
+                   req.key.describe())
+
+
+def _rule_for(test: LitmusTest, target: str, req: Requirement) -> Rule:
+    rule = rule_table(target).get(req.key)
+    if rule is None:
+        raise UnsupportedError.at(test.source_file, req.line,
+                                  f"{test.id}: no {target} audit rule for {req.key.describe()} "
+                                  f"({req.describe()}); add a row to litmus/audit/rules.py")
+    return rule
+
+
+def match_text(test: LitmusTest, target: str, text: str) -> tuple[list[Match], list[Finding]]:
+    """Match every requirement of ``test`` in compiled ``text``: the matches and the findings.
+
+    Raises :class:`UnsupportedError` when the target's table has no row for some requirement.
+    """
+    kind = canonical_target(target)
+    instrs = parse_asm(text, kind)
+    text_lines = text.splitlines()
+    reqs = requirements(test)
+    rules = [_rule_for(test, kind, r) for r in reqs]
+    matches: list[Match] = []
+    findings: list[Finding] = []
+    end: dict[int, int] = {}  # requirement index -> index of its last matched instruction
+    for j, (req, rule) in enumerate(zip(reqs, rules)):
+        preds = [i for i in range(j) if must_follow(reqs[i], req)]
+        start = max((end[i] + 1 for i in preds), default=0)
+        last = max(preds, key=lambda i: end[i], default=None)
+        after = f"after {reqs[last].describe()} (line {instrs[end[last]].line})" if last is not None and end[last] >= 0 else ""
+        got = _match_rule(rule, instrs, start)
+        if got is None:
+            findings.append(_finding(test, kind, req, rule, instrs, start, after, text_lines))
+            end[j] = start - 1
+            continue
+        shape, idx = got
+        end[j] = idx[-1] if idx else start - 1
+        anchor = instrs[idx[shape.anchor]].line if idx else None
+        matches.append(Match(req, tuple(instrs[i].line for i in idx), anchor))
+    return matches, findings
+
+
+def audit_text(test: LitmusTest, target: str, text: str) -> list[Finding]:
+    """Findings of ``test`` against compiled ``text`` for ``target`` (``ptx``, ``amdgcn``, ``sass``)."""
+    return match_text(test, target, text)[1]
+
+
+# ---------------------------------------------------------------------------- via codegen
+
+# audit kind -> the litmus.codegen target string compiled for it
+CODEGEN_TARGET = {"ptx": "cuda:90", "sass": "cuda:90", "amdgcn": "hip:gfx942"}
+
+
+def _kind_and_codegen_target(target: str) -> tuple[str, str]:
+    t = target.strip().lower()
+    if t.startswith("cuda:"):
+        return "ptx", target
+    if t.startswith("hip:"):
+        if not t.split(":", 1)[1].startswith("gfx94"):
+            raise UnsupportedError(f"audit target {target!r}: the AMDGCN rules are for the gfx942 memory "
+                                   "model (gfx940-gfx942); use hip:gfx942")
+        return "amdgcn", target
+    kind = canonical_target(target)
+    return kind, CODEGEN_TARGET[kind]
+
+
+def audit(test: LitmusTest, target: str) -> AuditResult:
+    """Compile ``test`` with ``litmus.codegen`` for ``target`` and audit the result.
+
+    ``target`` is a codegen target (``cuda:90`` audits PTX, ``hip:gfx942`` AMDGCN) or an audit
+    kind (``ptx``, ``amdgcn``, ``sass``).  Status ``unsupported`` (with ``reason``) when codegen
+    is missing, raises :class:`UnsupportedError`, or produced no text of that kind.
+    """
+    t0 = time.perf_counter()
+
+    def result(status: str, findings: list[Finding] | None = None, reason: str = "") -> AuditResult:
+        return AuditResult(test.id, target, status, findings or [], time.perf_counter() - t0, reason)
+
+    try:
+        kind, codegen_target = _kind_and_codegen_target(target)
+    except UnsupportedError as exc:
+        return result("unsupported", reason=str(exc))
+    try:
+        from litmus.codegen import compile_variant
+    except ImportError as exc:
+        return result("unsupported", reason=f"litmus.codegen is not available: {exc}")
+    try:
+        compiled = compile_variant(test, codegen_target)
+    except UnsupportedError as exc:
+        return result("unsupported", reason=str(exc))
+    text = compiled_text(compiled, kind)
+    if not text.strip():
+        return result("unsupported", reason=f"the compiled artifacts of {test.id} hold no {kind} text")
+    try:
+        findings = audit_text(test, kind, text)
+    except UnsupportedError as exc:
+        return result("unsupported", reason=str(exc))
+    return result("finding" if findings else "pass", findings)
+
+
+def compiled_text(compiled: object, kind: str) -> str:
+    """The ``kind`` text of a ``litmus.codegen`` ``Compiled`` (every kernel, concatenated)."""
+    text_of = getattr(compiled, "text", None)
+    if callable(text_of):
+        return text_of(kind)
+    asm = getattr(compiled, "asm", None)
+    if isinstance(asm, dict):
+        return asm.get(kind, "")
+    raise LitmusError(f"cannot read {kind} text from {type(compiled).__name__}")

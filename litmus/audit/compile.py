@@ -1,0 +1,101 @@
+"""Compile a jitted Triton function for a named audit target on the CPU (no GPU needed).
+
+The audit normally reads what ``litmus.codegen.compile_variant`` produced; this helper exists
+so the rule tables can be checked against real compiler output of small hand-written kernels
+(tests, ``docs/audit.md``).  Triton is imported lazily.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from litmus.errors import LitmusError
+
+
+@dataclass(frozen=True)
+class TargetSpec:
+    """A compile target: the Triton backend, its arch and warp size, and the asm key to read."""
+
+    name: str
+    backend: str
+    arch: int | str
+    warp_size: int
+    asm_key: str
+
+
+TARGETS: dict[str, TargetSpec] = {
+    "ptx": TargetSpec("ptx", "cuda", 90, 32, "ptx"),
+    "amdgcn": TargetSpec("amdgcn", "hip", "gfx942", 64, "amdgcn"),
+}
+
+# Other spellings a caller (or litmus.codegen) may use for the same targets.
+TARGET_ALIASES: dict[str, str] = {
+    "ptx": "ptx",
+    "cuda": "ptx",
+    "sm_90": "ptx",
+    "sm90": "ptx",
+    "nvidia": "ptx",
+    "sass": "sass",
+    "amdgcn": "amdgcn",
+    "hip": "amdgcn",
+    "rocm": "amdgcn",
+    "gfx942": "amdgcn",
+    "amd": "amdgcn",
+}
+
+
+def canonical_target(target: str) -> str:
+    """The audit table name (``ptx``, ``amdgcn`` or ``sass``) for a target spelling."""
+    key = target.strip().lower()
+    if key.startswith("cuda:") or key.startswith("hip:"):
+        key = key.split(":", 1)[0]
+    if key not in TARGET_ALIASES:
+        known = ", ".join(sorted(TARGET_ALIASES))
+        raise LitmusError(f"unknown audit target {target!r}; use one of: {known}")
+    return TARGET_ALIASES[key]
+
+
+def _ast_source(fn: Any, signature: Mapping[str, str], constexprs: Mapping[str, Any]) -> Any:
+    """Build a ``triton.compiler.ASTSource`` across Triton versions (3.6 ... 3.9)."""
+    from triton.compiler import ASTSource
+
+    params = inspect.signature(ASTSource.__init__).parameters
+    sig = dict(signature)
+    for name in constexprs:
+        sig.setdefault(name, "constexpr")
+    if "constexprs" in params:
+        return ASTSource(fn, sig, constexprs=dict(constexprs) or None)
+    if "constants" in params:  # older spelling
+        return ASTSource(fn, sig, constants=dict(constexprs) or None)
+    return ASTSource(fn, sig)
+
+
+def compile_jit(
+    fn: Any,
+    signature: Mapping[str, str],
+    target: str,
+    constexprs: Mapping[str, Any] | None = None,
+) -> dict[str, str]:
+    """Compile jitted ``fn`` for ``target`` (``ptx``, ``amdgcn`` or ``sass``); return its text artifacts.
+
+    The result maps artifact names (``ttir``, ``llir``, ``ptx`` or ``amdgcn``) to their text;
+    target ``sass`` compiles for cuda and adds ``sass`` when Triton's ``cuobjdump`` runs here
+    (it costs about 0.7 s a kernel on the 2-core CI machine, so it is only done when asked).
+    """
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    name = canonical_target(target)
+    spec = TARGETS["ptx" if name == "sass" else name]
+    src = _ast_source(fn, signature, constexprs or {})
+    kernel = triton.compile(src, target=GPUTarget(spec.backend, spec.arch, spec.warp_size))
+    texts = {k: v for k, v in kernel.asm.items() if isinstance(v, str)}
+    if name == "sass" and "cubin" in kernel.asm:
+        from litmus.audit.sass import disassemble
+
+        sass = disassemble(kernel.asm["cubin"])
+        if sass is not None:
+            texts["sass"] = sass
+    return texts

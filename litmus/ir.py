@@ -290,6 +290,21 @@ class Condition:
 
 
 @dataclass(frozen=True)
+class AuditExpect:
+    """A compiled-code finding the catalog expects (a known miscompile on some target).
+
+    ``op`` is a rule key as the audit prints it (e.g. ``rmw cas release sys``); ``triton`` a
+    PEP 440 specifier of the Triton versions it applies to ("" for all).
+    """
+
+    target: str
+    op: str
+    triton: str = ""
+    why: str = ""
+    line: int | None = None
+
+
+@dataclass(frozen=True)
 class Expectation:
     """What the catalog declares about the condition's target outcome under the PTX model.
 
@@ -301,6 +316,7 @@ class Expectation:
     outcome: str
     why: str = ""
     may_hang: bool = False
+    audit: tuple[AuditExpect, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -323,6 +323,15 @@ class ThreadSpec(_Strict):
 # --------------------------------------------------------------------------- variants
 
 
+class AuditExpectSpec(_Strict):
+    """A finding the compiled-code audit is expected to report (a known miscompile)."""
+
+    target: str
+    op: str
+    triton: str = ""
+    why: Text
+
+
 class VariantSpec(_Strict):
     """One entry of a variant list."""
 
@@ -331,6 +340,7 @@ class VariantSpec(_Strict):
     expect: Outcome
     why: Text
     may_hang: StrictBool = False
+    audit_expect: list[AuditExpectSpec] = []
 
 
 class Rule(_Strict):
@@ -340,6 +350,7 @@ class Rule(_Strict):
     outcome: Outcome
     why: Text
     may_hang: StrictBool = False
+    audit_expect: list[AuditExpectSpec] = []
 
 
 class ProductSpec(_Strict):
@@ -387,6 +398,7 @@ class PatternDoc(_Strict):
     expect: Optional[Outcome] = None
     why: Optional[Text] = None
     may_hang: StrictBool = False
+    audit_expect: list[AuditExpectSpec] = []
 
 
 CONDITION_KEYS: tuple[str, ...] = ("exists", "~exists", "not_exists", "forall")

@@ -142,7 +142,7 @@ def _no_variants(doc: m.PatternDoc, raw: LDict, file: str) -> tuple[list[_Varian
                     "a pattern without variants needs expect: (forbidden or allowed) and why: (one line saying why)")
         )
         return [], problems
-    exp = ir.Expectation(doc.expect, doc.why, doc.may_hang)
+    exp = ir.Expectation(doc.expect, doc.why, doc.may_hang, _audit(doc.audit_expect, raw.pos.line))
     return [_Variant("", {}, exp, raw.pos.line)], problems
 
 
@@ -186,7 +186,7 @@ def _list_variants(doc: m.PatternDoc, raw: LList, file: str) -> tuple[list[_Vari
         seen[spec.name] = npos.line
         env, more = _set_env(rv.get("set") or LDict(pos), declared, file, spec.name)
         problems += more + _unfilled(env, declared, pos, file, spec.name)
-        out.append(_Variant(spec.name, env, ir.Expectation(spec.expect, spec.why, spec.may_hang), pos.line))
+        out.append(_Variant(spec.name, env, ir.Expectation(spec.expect, spec.why, spec.may_hang, _audit(spec.audit_expect, pos.line)), pos.line))
     return out, problems
 
 
@@ -213,8 +213,12 @@ def _product_variants(doc: m.PatternDoc, raw: LDict, file: str) -> tuple[list[_V
             p = raw.key_pos["expect"]
             problems.append(Problem(file, p.line, p.column, f"no expect rule matches variant '{name}'; add a last rule without when:"))
             continue
-        out.append(_Variant(name, env, ir.Expectation(rule.outcome, rule.why, rule.may_hang), pos.line))
+        out.append(_Variant(name, env, ir.Expectation(rule.outcome, rule.why, rule.may_hang, _audit(rule.audit_expect, pos.line)), pos.line))
     return out, _dedupe(problems)
+
+
+def _audit(specs: list[m.AuditExpectSpec], line: int | None) -> tuple[ir.AuditExpect, ...]:
+    return tuple(ir.AuditExpect(a.target, a.op, a.triton, a.why, line) for a in specs)
 
 
 def _matches(rule: m.Rule, chosen: dict[str, str]) -> bool:

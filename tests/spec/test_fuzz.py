@@ -59,7 +59,7 @@ def bad_scope(text: str, data: st.DataObject) -> str:
 def broken_yaml(text: str, data: st.DataObject) -> str:
     lines = text.splitlines(keepends=True)
     i = data.draw(st.integers(0, len(lines)))
-    junk = data.draw(st.sampled_from(['key: "unterminated\n', "x: [1, 2\n", "  - ]\n", "a: b: c\n", "\t- tab\n"]))
+    junk = data.draw(st.sampled_from(['key: "unterminated\n', "x: [1, 2\n", "- ]\n", "a: b: c\n", "\t- tab\n"]))
     return "".join(lines[:i] + [junk] + lines[i:])
 
 

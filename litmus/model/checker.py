@@ -1,0 +1,95 @@
+"""``check``: every allowed final state of a test under a model."""
+
+from __future__ import annotations
+
+import time
+from itertools import product
+
+from litmus.condition import evaluate
+from litmus.errors import LitmusError
+from litmus.ir import LitmusTest, Not
+from litmus.model.barriers import match_barriers
+from litmus.model.executions import build_frame, consistent_finals, test_traces
+from litmus.model.ptx import PTX
+from litmus.model.relations import Model
+from litmus.model.result import ModelResult, State, observables
+from litmus.model.sc import SC_MODEL
+from litmus.model.traces import Trace
+
+MODELS: dict[str, Model] = {"ptx": PTX, "sc": SC_MODEL}
+"""Model name -> model (relation definitions and axioms)."""
+
+DEFAULT_UNROLL = 2
+"""How many times a loop that is not a plain spin may jump back before its path counts as stuck."""
+
+
+def check(test: LitmusTest, model: str = "ptx", unroll: int = DEFAULT_UNROLL) -> ModelResult:
+    """Every final state ``test`` may end in under ``model`` (``"ptx"`` or ``"sc"``), the
+    verdict of its condition, and whether some execution may hang."""
+    start = time.perf_counter()
+    m = MODELS.get(model)
+    if m is None:
+        raise LitmusError(f"unknown memory model {model!r}; choose one of {', '.join(sorted(MODELS))}")
+    keys = observables(test)
+    per_thread = test_traces(test, unroll)
+    states: set[State] = set()
+    hang = False
+    seen_hangs: set[tuple] = set()
+    places = [(t.rank, t.cta) for t in test.threads]
+    init = {l.name: l.init for l in test.locations}
+    needs = [[_needs(tr, init) for tr in trs] for trs in per_thread]
+    gives = [[_gives(tr) for tr in trs] for trs in per_thread]
+    thread_names = [t.name for t in test.threads]
+    loc_keys = [l.name for l in test.locations]
+    for pick in product(*(range(len(trs)) for trs in per_thread)):
+        combo = [per_thread[t][k] for t, k in enumerate(pick)]
+        given = frozenset().union(*(gives[t][k] for t, k in enumerate(pick)))
+        if not all(needs[t][k] <= given for t, k in enumerate(pick)):
+            continue
+        stuck = any(tr.status == "stuck" for tr in combo)
+        if stuck and hang:
+            continue
+        outcome = match_barriers([tr.events for tr in combo], places)
+        if outcome.blocked or stuck:
+            if hang:
+                continue
+            evs = [tr.events[: outcome.blocked[t]] if t in outcome.blocked else tr.events
+                   for t, tr in enumerate(combo)]
+            key = tuple(evs)
+            if key in seen_hangs:
+                continue
+            seen_hangs.add(key)
+            frame = build_frame(test, evs)
+            if frame is not None and any(True for _ in consistent_finals(m, frame)):
+                hang = True
+            continue
+        frame = build_frame(test, [tr.events for tr in combo])
+        if frame is None:
+            continue
+        regs = {f"{name}:{r}": v for name, tr in zip(thread_names, combo) for r, v in tr.regs}
+        for finals in consistent_finals(m, frame):
+            full = dict(regs)
+            full.update(finals)
+            states.add(tuple(sorted((k, full.get(k, init.get(k, 0))) for k in keys)))
+    allowed = tuple(sorted(states))
+    cond = test.condition
+    sat = [evaluate(cond.prop, dict(s)) for s in allowed]
+    if cond.kind == "exists":
+        validated = any(sat)
+    elif cond.kind == "not_exists":
+        validated = not any(sat)
+    elif cond.kind == "forall":
+        validated = all(sat)
+    else:
+        raise LitmusError.at(test.source_file, test.source_line,
+                             f"unknown condition kind {cond.kind!r}; use exists, ~exists or forall")
+    target = not all(sat) if cond.kind == "forall" else any(sat)
+    return ModelResult(test, model, allowed, validated, target, hang, time.perf_counter() - start)
+
+
+def _needs(tr: Trace, init: dict[str, int]) -> frozenset[tuple[str, int]]:
+    return frozenset((e.loc, e.value) for e in tr.events if e.kind == "R" and e.value != init[e.loc])
+
+
+def _gives(tr: Trace) -> frozenset[tuple[str, int]]:
+    return frozenset((e.loc, e.value) for e in tr.events if e.kind == "W")

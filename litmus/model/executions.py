@@ -1,0 +1,300 @@
+"""Candidate executions of a litmus test and their enumeration under a model.
+
+Pipeline: value domains (fixpoint) -> per-thread traces (:mod:`litmus.model.traces`) ->
+combinations of traces -> barrier matching (:mod:`litmus.model.barriers`) -> a
+:class:`Frame` of global events with the static base relations -> every reads-from choice ->
+every choice of the model's chosen orders (``sf``, ``co`` ...), checking each axiom as soon as
+everything it depends on is chosen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+from typing import Callable, Iterator, Sequence
+
+from litmus.errors import LitmusError
+from litmus.ir import LitmusTest, scope_includes
+from litmus.model.barriers import match_barriers
+from litmus.model.relations import Evaluator, Model, Rel, bits, expr_deps, monotone_in, r_plus
+from litmus.model.traces import TEvent, Trace, thread_traces
+
+MAX_DOMAIN = 64
+
+SEM_SETS = {"weak": "WEAK", "relaxed": "RLX", "acquire": "ACQ", "release": "REL",
+            "acq_rel": "ACQ_REL", "sc": "SC"}
+SET_NAMES = ("ALL", "R", "W", "F", "B", "M", "IW") + tuple(SEM_SETS.values())
+
+
+def value_domains(test: LitmusTest, unroll: int) -> dict[str, tuple[int, ...]]:
+    """For each location, the values a read of it may return: the initial value and every
+    value some trace can write (a fixpoint, bounded by the longest chain of writes)."""
+    dom = {l.name: {l.init} for l in test.locations}
+    for t in test.threads:
+        for i in t.instrs:
+            loc = getattr(i, "loc", None)
+            if loc is not None and loc not in dom:
+                raise LitmusError.at(test.source_file, getattr(i, "line", None),
+                                     f"{t.name} uses location {loc!r}, which is not declared; "
+                                     f"declare it with an initial value")
+    rounds = 0
+    while True:
+        frozen = {k: tuple(sorted(v)) for k, v in dom.items()}
+        writes_max = 0
+        new = {k: set(v) for k, v in dom.items()}
+        for t in test.threads:
+            most = 0
+            for tr in thread_traces(t, frozen, unroll, test.source_file):
+                ws = [e for e in tr.events if e.kind == "W"]
+                most = max(most, len(ws))
+                for e in ws:
+                    new[e.loc].add(e.value)  # type: ignore[index]
+            writes_max += most
+        rounds += 1
+        if new == dom or rounds > writes_max + 1:
+            return frozen
+        if any(len(v) > MAX_DOMAIN for v in new.values()):
+            raise LitmusError.at(test.source_file, test.source_line,
+                                 f"{test.id}: more than {MAX_DOMAIN} possible values for one location; "
+                                 "the model checker needs small value domains")
+        dom = new
+
+
+@dataclass
+class Frame:
+    """The global events of one combination of traces, with their static base relations."""
+
+    n: int
+    events: list[TEvent]
+    thread_of: list[int]  # -1 for initial writes
+    base: dict[str, int | Rel]
+    reads: list[int]
+    rf_candidates: list[list[int]]
+    writes_by_loc: dict[str, int]
+    hang_reads: list[int]
+
+
+def build_frame(test: LitmusTest, traces: Sequence[Sequence[TEvent]]) -> Frame | None:
+    """Flatten a combination of traces; None when some read has no write to read from."""
+    threads = test.threads
+    events: list[TEvent] = []
+    thread_of: list[int] = []
+    loc_index: dict[str, int] = {}
+    for l in test.locations:
+        loc_index[l.name] = len(events)
+        events.append(TEvent("W", l.name, l.init, "weak", "sys"))
+        thread_of.append(-1)
+    offsets = []
+    for t, evs in enumerate(traces):
+        offsets.append(len(events))
+        events.extend(evs)
+        thread_of.extend([t] * len(evs))
+    n = len(events)
+    sets = {name: 0 for name in SET_NAMES}
+    sets["ALL"] = (1 << n) - 1
+    po = [0] * n
+    rmw = [0] * n
+    dep = [0] * n
+    writes_by_loc: dict[str, int] = {}
+    for k, e in enumerate(events):
+        bit = 1 << k
+        sets[e.kind] |= bit
+        if e.kind in "RW":
+            sets["M"] |= bit
+        sets[SEM_SETS[e.sem]] |= bit
+        if e.kind == "W":
+            writes_by_loc[e.loc] = writes_by_loc.get(e.loc, 0) | bit  # type: ignore[index]
+    sets["IW"] = (1 << len(test.locations)) - 1
+    for t, evs in enumerate(traces):
+        off = offsets[t]
+        end = off + len(evs)
+        for i, e in enumerate(evs):
+            k = off + i
+            po[k] = ((1 << end) - 1) & ~((1 << (k + 1)) - 1)
+            if e.rmw_read is not None:
+                rmw[off + e.rmw_read] |= 1 << k
+            for r in e.data | e.ctrl:
+                dep[off + r] |= 1 << k
+    loc = [0] * n
+    mem_by_loc: dict[str, int] = {}
+    for k, e in enumerate(events):
+        if e.kind in "RW":
+            mem_by_loc[e.loc] = mem_by_loc.get(e.loc, 0) | (1 << k)  # type: ignore[index]
+    for k, e in enumerate(events):
+        if e.kind in "RW":
+            loc[k] = mem_by_loc[e.loc]  # type: ignore[index]
+    # scope relation: each event's scope includes the other event's thread
+    sr = [0] * n
+    tinfo = [threads[t] for t in range(len(traces))]
+    for a in range(n):
+        ta = thread_of[a]
+        if ta < 0:
+            continue
+        ea = events[a]
+        row = 0
+        for b in range(n):
+            tb = thread_of[b]
+            if tb < 0:
+                continue
+            if scope_includes(ea.scope, tinfo[ta], tinfo[tb]) and scope_includes(events[b].scope, tinfo[tb], tinfo[ta]):
+                row |= 1 << b
+        sr[a] = row
+    places = [(t.rank, t.cta) for t in tinfo]
+    outcome = match_barriers(traces, places)
+    bar = [0] * n
+    for (ta, ia), (tb, ib) in outcome.edges:
+        bar[offsets[ta] + ia] |= 1 << (offsets[tb] + ib)
+    reads = [k for k in range(n) if events[k].kind == "R"]
+    cands: list[list[int]] = []
+    for r in reads:
+        e = events[r]
+        c = []
+        for w in bits(writes_by_loc.get(e.loc, 0)):  # type: ignore[arg-type]
+            we = events[w]
+            if we.value != e.value or (po[r] >> w) & 1 or (rmw[r] >> w) & 1:
+                continue
+            c.append(w)
+        if not c:
+            return None
+        cands.append(c)
+    base: dict[str, int | Rel] = dict(sets)
+    base.update(po=po, loc=loc, sr=sr, rmw=rmw, dep=dep, bar=bar)
+    hang = [k for k in range(n) if events[k].hang]
+    return Frame(n, events, thread_of, base, reads, cands, writes_by_loc, hang)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """When each axiom of a model can be checked: after rf (stage 0) or after order k (k+1)."""
+
+    by_stage: tuple[tuple, ...]
+    prune: tuple[tuple, ...]  # per order: axioms that only get harder as the order grows
+
+
+_PLANS: dict[int, tuple[Model, _Plan]] = {}
+
+
+def _plan(model: Model) -> _Plan:
+    hit = _PLANS.get(id(model))
+    if hit is not None and hit[0] is model:
+        return hit[1]
+    stage_of = {o.name: k + 1 for k, o in enumerate(model.orders)}
+    stages: list[list] = [[] for _ in range(len(model.orders) + 1)]
+    for ax in model.axioms:
+        deps = expr_deps(model, ax.expr)
+        stages[max([stage_of.get(d, 0) for d in deps] + [0])].append(ax)
+    prune = tuple(
+        tuple(ax for ax in stages[k + 1] if monotone_in(model, ax.expr, o.name))
+        for k, o in enumerate(model.orders))
+    plan = _Plan(tuple(tuple(s) for s in stages), prune)
+    _PLANS[id(model)] = (model, plan)
+    return plan
+
+
+def consistent_finals(model: Model, frame: Frame) -> Iterator[dict[str, int]]:
+    """For every consistent execution of ``frame``: the final value of each location.
+
+    For a frame with hang reads, yields ``{}`` once per consistent execution in which every
+    hang read sees a co-final write (so the loop can really spin forever)."""
+    plan = _plan(model)
+    ev = Evaluator(model, frame.n, frame.base)
+    n = frame.n
+    for choice in product(*frame.rf_candidates):
+        rf = [0] * n
+        for r, w in zip(frame.reads, choice):
+            rf[w] |= 1 << r
+        ev.set("rf", rf)
+        if not all(ev.holds(ax) for ax in plan.by_stage[0]):
+            continue
+        yield from _choose(model, plan, ev, frame, 0, choice)
+
+
+def _choose(model: Model, plan: _Plan, ev: Evaluator, frame: Frame, k: int,
+            rf_choice: tuple[int, ...]) -> Iterator[dict[str, int]]:
+    if k == len(model.orders):
+        yield from _finals(model, plan, ev, frame, rf_choice)
+        return
+    order = model.orders[k]
+    n = frame.n
+    pairs_rel = ev.value(order.pairs)
+    base = [0] * n
+    if order.must is not None:
+        base = list(ev.value(order.must))  # type: ignore[arg-type]
+    if order.init_first:
+        for locname, mask in frame.writes_by_loc.items():
+            for w in bits(mask):
+                if frame.thread_of[w] < 0:
+                    base[w] |= mask & ~(1 << w)
+    prune = plan.prune[k]
+
+    def viable(partial: Rel) -> bool:
+        ev.set(order.name, partial)
+        return all(ev.holds(ax) for ax in prune)
+
+    for chosen in orders_of(pairs_rel, base, viable):  # type: ignore[arg-type]
+        ev.set(order.name, chosen)
+        if all(ev.holds(ax) for ax in plan.by_stage[k + 1]):
+            yield from _choose(model, plan, ev, frame, k + 1, rf_choice)
+
+
+def orders_of(pairs_rel: Rel, base: Rel,
+              viable: Callable[[Rel], bool] = lambda r: True) -> Iterator[Rel]:
+    """Every strict partial order containing ``base`` that orders each pair of ``pairs_rel``
+    one way, as a transitively closed relation.  ``viable(partial)`` False prunes every
+    order that extends ``partial``."""
+    closure = r_plus(base)
+    if any((row >> i) & 1 for i, row in enumerate(closure)) or not viable(closure):
+        return
+    todo = [(i, j) for i, row in enumerate(pairs_rel) for j in bits(row) if i < j]
+    yield from _orient(closure, todo, 0, viable)
+
+
+def _orient(c: Rel, todo: list[tuple[int, int]], k: int,
+            viable: Callable[[Rel], bool]) -> Iterator[Rel]:
+    while k < len(todo):
+        i, j = todo[k]
+        if (c[i] >> j) & 1 or (c[j] >> i) & 1:
+            k += 1
+            continue
+        break
+    else:
+        yield c
+        return
+    i, j = todo[k]
+    for a, b in ((i, j), (j, i)):
+        succ = (1 << b) | c[b]
+        bit_a = 1 << a
+        c2 = [row | succ if (x == a or row & bit_a) else row for x, row in enumerate(c)]
+        if k + 1 == len(todo) or viable(c2):
+            yield from _orient(c2, todo, k + 1, viable)
+
+
+def _finals(model: Model, plan: _Plan, ev: Evaluator, frame: Frame,
+            rf_choice: tuple[int, ...]) -> Iterator[dict[str, int]]:
+    co: Rel = ev.base[model.final_order]  # type: ignore[assignment]
+    events = frame.events
+    if frame.hang_reads:
+        src = dict(zip(frame.reads, rf_choice))
+        for r in frame.hang_reads:
+            mask = frame.writes_by_loc[events[r].loc]  # type: ignore[index]
+            maxima = [w for w in bits(mask) if not co[w] & mask]
+            if src[r] not in maxima:
+                return
+            until = events[r].until
+            if until is not None and any(events[w].value == until for w in maxima):
+                return
+        yield {}
+        return
+    # co is partial: racing writes may stay unordered, and then the location may end with
+    # the value of any co-maximal write (as Dat3M does: no total extension is required)
+    per_loc = []
+    for locname, mask in frame.writes_by_loc.items():
+        per_loc.append((locname, sorted({events[w].value for w in bits(mask) if not co[w] & mask})))
+    for values in product(*(v for _, v in per_loc)):
+        yield {name: v for (name, _), v in zip(per_loc, values)}  # type: ignore[misc]
+
+
+def test_traces(test: LitmusTest, unroll: int) -> list[list[Trace]]:
+    """Every trace of every thread of ``test`` (value domains computed first)."""
+    dom = value_domains(test, unroll)
+    return [thread_traces(t, dom, unroll, test.source_file) for t in test.threads]

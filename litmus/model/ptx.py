@@ -1,0 +1,96 @@
+"""The scoped PTX memory model (PTX ISA 6.0 "Memory Consistency Model"; Lustig et al.,
+ASPLOS 2019), as relation definitions and axioms over :mod:`litmus.model.relations`.
+
+Base sets: ``R W F B M IW`` (reads, writes, fences, barriers, memory events, initial
+writes) and one set per order ``WEAK RLX ACQ REL ACQ_REL SC``.  Base relations: ``po``,
+``loc`` (same location), ``sr`` (each event's scope includes the other's thread), ``rmw``,
+``dep`` (data and control dependencies), ``bar`` (CTA barrier synchronization), ``rf``, and
+the chosen orders ``sf`` (Fence-SC order) and ``co`` (coherence, a partial order).
+"""
+
+from __future__ import annotations
+
+from litmus.model.relations import (
+    ChosenOrder,
+    Model,
+    acyclic,
+    empty,
+    eset,
+    ident,
+    inv,
+    irreflexive,
+    opt,
+    plus,
+    prod,
+    rel,
+    seq,
+    star,
+)
+
+R, W, F, M = eset("R"), eset("W"), eset("F"), eset("M")
+RLX, ACQ, REL, ACQ_REL, SC, ALL = (eset(s) for s in ("RLX", "ACQ", "REL", "ACQ_REL", "SC", "ALL"))
+po, loc, sr, rmw, dep, bar = (rel(s) for s in ("po", "loc", "sr", "rmw", "dep", "bar"))
+rf, co, sf = rel("rf"), rel("co"), rel("sf")
+
+strong = eset("strong")
+fence_sc = eset("fence_sc")
+fence_acq_rel = eset("fence_acq_rel")
+ms = rel("morally_strong")
+obs = rel("observation")
+cause_base = rel("cause_base")
+cause = rel("cause")
+fr = rel("fr")
+po_loc = rel("po_loc")
+W_ = ident(W)
+
+DEFINITIONS = (
+    # strong operations: relaxed/release writes, relaxed/acquire reads, and every fence
+    ("strong", (W & (RLX | REL)) | (R & (RLX | ACQ)) | F),
+    ("fence_sc", F & SC),
+    ("fence_acq_rel", F & (ACQ_REL | SC)),  # fence.sc is also an acquire-release fence
+    ("po_loc", po & loc),
+    ("fr", seq(inv(rf), co)),
+    # morally strong: same thread, or both strong and each in the other's scope; two memory
+    # operations must also be to the same location
+    ("morally_strong",
+     ((po | inv(po) | seq(ident(strong), sr, ident(strong)))
+      & (loc | (prod(ALL, ALL) - prod(M, M))))
+     - ident(ALL)),
+    # observation: a morally strong rf, possibly through a chain of RMWs
+    ("observation", seq(ms & rf, star(seq(rmw, ms & rf)))),
+    ("release_pattern",
+     seq(ident(W & REL), opt(po_loc), ident(W & strong))
+     | seq(ident(fence_acq_rel), po, ident(W & strong))),
+    ("acquire_pattern",
+     seq(ident(R & strong), opt(po_loc), ident(R & ACQ))
+     | seq(ident(R & strong), po, ident(fence_acq_rel))),
+    ("sync", ms & seq(rel("release_pattern"), obs, rel("acquire_pattern"))),
+    ("cause_base", seq(opt(po), plus(seq(rel("sync") | sf | bar, opt(po))))),
+    ("cause", cause_base | seq(obs, cause_base | po_loc)),
+)
+
+AXIOMS = (
+    empty((seq(W_, cause, W_) & loc) - co, "Coherence"),
+    empty((seq(W_, ms, W_) & loc) - (co | inv(co)), "Coherence-ms-writes-ordered"),
+    irreflexive(seq(sf, cause), "FenceSC"),
+    empty(seq(ms & fr, ms & co) & rmw, "Atomicity"),
+    acyclic(rf | dep, "No-Thin-Air"),
+    acyclic((ms & (rf | co | fr)) | po_loc, "SC-per-Location"),
+    irreflexive(seq(rf | fr, cause), "Causality"),
+)
+
+ORDERS = (
+    # Fence-SC order: relates every morally strong pair of fence.sc operations
+    ChosenOrder("sf", seq(ident(fence_sc), ms, ident(fence_sc))),
+    # coherence: relates morally strong same-location writes, contains causality between
+    # writes; initial writes first.  Racing writes may stay unordered (partial order).
+    ChosenOrder("co", seq(W_, ms, W_) & loc, must=seq(W_, cause, W_) & loc, init_first=True),
+)
+
+PTX = Model(
+    name="ptx",
+    description="scoped PTX memory model (PTX ISA 6.0; Lustig et al., ASPLOS 2019)",
+    definitions=DEFINITIONS,
+    orders=ORDERS,
+    axioms=AXIOMS,
+)

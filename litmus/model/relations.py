@@ -1,0 +1,488 @@
+"""A small relation algebra over the events of one candidate execution.
+
+Relations over ``n`` events are lists of ``n`` Python ints (row ``i`` is the bitmask of the
+events related to event ``i``); sets are single int bitmasks.  Models are written as *data*
+with the expression classes below (``Base``, ``union``, ``seq``, ``inv``, ``plus`` ...) and
+evaluated by :class:`Evaluator`, which caches every sub-expression until one of the base
+relations it depends on is replaced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+Rel = list[int]
+"""A relation: row ``i`` is the bitmask of the successors of event ``i``."""
+
+
+# ------------------------------------------------------------------ bit-parallel primitives
+
+
+def bits(mask: int) -> Iterable[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def r_union(a: Rel, b: Rel) -> Rel:
+    """``a | b``."""
+    return [x | y for x, y in zip(a, b)]
+
+
+def r_inter(a: Rel, b: Rel) -> Rel:
+    """``a & b``."""
+    return [x & y for x, y in zip(a, b)]
+
+
+def r_diff(a: Rel, b: Rel) -> Rel:
+    """``a \\ b``."""
+    return [x & ~y for x, y in zip(a, b)]
+
+
+def r_seq(a: Rel, b: Rel) -> Rel:
+    """``a ; b`` (relational composition)."""
+    out = []
+    for row in a:
+        acc = 0
+        while row:
+            low = row & -row
+            acc |= b[low.bit_length() - 1]
+            row ^= low
+        out.append(acc)
+    return out
+
+
+def r_inv(a: Rel) -> Rel:
+    """The inverse (transpose) of ``a``."""
+    out = [0] * len(a)
+    for i, row in enumerate(a):
+        bit = 1 << i
+        while row:
+            low = row & -row
+            out[low.bit_length() - 1] |= bit
+            row ^= low
+    return out
+
+
+def r_plus(a: Rel) -> Rel:
+    """The transitive closure ``a+`` (Warshall over bitmask rows, visiting only events that
+    have both a predecessor and a successor as intermediates)."""
+    rows = list(a)
+    targets = 0
+    for row in rows:
+        targets |= row
+    active = [i for i, row in enumerate(rows) if row]
+    while targets:
+        low = targets & -targets
+        targets ^= low
+        k = low.bit_length() - 1
+        rk = rows[k]
+        if not rk:
+            continue
+        for i in active:
+            if rows[i] & low:
+                rows[i] |= rk
+    return rows
+
+
+def r_id(mask: int, n: int) -> Rel:
+    """The identity on the set ``mask`` (``[S]``)."""
+    return [(1 << i) & mask for i in range(n)]
+
+
+def r_opt(a: Rel) -> Rel:
+    """``a?`` (``a`` union the identity)."""
+    return [row | (1 << i) for i, row in enumerate(a)]
+
+
+def r_prod(s: int, t: int, n: int) -> Rel:
+    """The cartesian product ``S * T``."""
+    return [t if (s >> i) & 1 else 0 for i in range(n)]
+
+
+def r_domain(a: Rel) -> int:
+    """The set of events with a successor in ``a``."""
+    return sum(1 << i for i, row in enumerate(a) if row)
+
+
+def r_range(a: Rel) -> int:
+    """The set of events with a predecessor in ``a``."""
+    acc = 0
+    for row in a:
+        acc |= row
+    return acc
+
+
+def is_irreflexive(a: Rel) -> bool:
+    """Whether no event is related to itself."""
+    return not any((row >> i) & 1 for i, row in enumerate(a))
+
+
+def is_acyclic(a: Rel) -> bool:
+    """Whether ``a+`` is irreflexive (peels off events without successors until none is left)."""
+    rem = 0
+    for i, row in enumerate(a):
+        if row:
+            rem |= 1 << i
+    while rem:
+        sinks = 0
+        m = rem
+        while m:
+            low = m & -m
+            m ^= low
+            if not a[low.bit_length() - 1] & rem:
+                sinks |= low
+        if not sinks:
+            return False
+        rem &= ~sinks
+    return True
+
+
+def is_empty(a: Rel) -> bool:
+    """Whether ``a`` relates nothing."""
+    return not any(a)
+
+
+def pairs(a: Rel) -> list[tuple[int, int]]:
+    """The pairs of ``a``."""
+    return [(i, j) for i, row in enumerate(a) for j in bits(row)]
+
+
+# ------------------------------------------------------------------------- expressions
+
+
+class Expr:
+    """A relation or set expression.  ``is_set`` tells which; combine with the helpers below."""
+
+    is_set: bool = False
+
+    def __or__(self, other: "Expr") -> "Expr":
+        return Op("union", (self, other), self.is_set)
+
+    def __and__(self, other: "Expr") -> "Expr":
+        return Op("inter", (self, other), self.is_set)
+
+    def __sub__(self, other: "Expr") -> "Expr":
+        return Op("diff", (self, other), self.is_set)
+
+
+@dataclass(frozen=True, eq=False)
+class Base(Expr):
+    """A named relation (or set, ``is_set=True``): a base one of the execution or a definition."""
+
+    name: str
+    is_set: bool = False
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, eq=False)
+class Op(Expr):
+    """An operator node: ``kind`` names the operator, ``args`` its operands."""
+
+    kind: str
+    args: tuple[Expr, ...]
+    is_set: bool = False
+
+
+def rel(name: str) -> Base:
+    """A named relation."""
+    return Base(name)
+
+
+def eset(name: str) -> Base:
+    """A named set of events."""
+    return Base(name, is_set=True)
+
+
+def seq(*parts: Expr) -> Expr:
+    """``a ; b ; ...``."""
+    return Op("seq", tuple(parts))
+
+
+def inv(a: Expr) -> Expr:
+    """``a^-1``."""
+    return Op("inv", (a,))
+
+
+def plus(a: Expr) -> Expr:
+    """``a+``."""
+    return Op("plus", (a,))
+
+
+def star(a: Expr) -> Expr:
+    """``a*``."""
+    return Op("opt", (Op("plus", (a,)),))
+
+
+def opt(a: Expr) -> Expr:
+    """``a?``."""
+    return Op("opt", (a,))
+
+
+def ident(s: Expr) -> Expr:
+    """``[S]``: the identity on the set ``S``."""
+    return Op("ident", (s,))
+
+
+def prod(s: Expr, t: Expr) -> Expr:
+    """``S * T``."""
+    return Op("prod", (s, t))
+
+
+def domain(a: Expr) -> Expr:
+    """``domain(a)``: a set."""
+    return Op("domain", (a,), True)
+
+
+def rng(a: Expr) -> Expr:
+    """``range(a)``: a set."""
+    return Op("range", (a,), True)
+
+
+def sym(a: Expr) -> Expr:
+    """``a | a^-1``."""
+    return a | inv(a)
+
+
+# -------------------------------------------------------------------------- models
+
+
+@dataclass(frozen=True)
+class Axiom:
+    """``kind`` (``acyclic``, ``irreflexive`` or ``empty``) of ``expr``, named ``name``."""
+
+    kind: str
+    expr: Expr
+    name: str
+
+
+def acyclic(expr: Expr, name: str) -> Axiom:
+    """The axiom ``acyclic expr as name``."""
+    return Axiom("acyclic", expr, name)
+
+
+def irreflexive(expr: Expr, name: str) -> Axiom:
+    """The axiom ``irreflexive expr as name``."""
+    return Axiom("irreflexive", expr, name)
+
+
+def empty(expr: Expr, name: str) -> Axiom:
+    """The axiom ``empty expr as name``."""
+    return Axiom("empty", expr, name)
+
+
+@dataclass(frozen=True)
+class ChosenOrder:
+    """A strict partial order the checker *chooses* per execution (like herd's ``co``).
+
+    Every pair of ``pairs`` (a symmetric relation) is ordered one way or the other, the order
+    contains ``must`` (None: nothing), and it is transitive and acyclic.  With
+    ``init_first`` the initial write of each location precedes every other write to it.
+    """
+
+    name: str
+    pairs: Expr
+    must: Expr | None = None
+    init_first: bool = False
+
+
+@dataclass(frozen=True)
+class Model:
+    """A memory model as data: named definitions, chosen orders and axioms."""
+
+    name: str
+    description: str
+    definitions: tuple[tuple[str, Expr], ...]
+    orders: tuple[ChosenOrder, ...]
+    axioms: tuple[Axiom, ...]
+    final_order: str = "co"
+    deps: dict[int, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
+
+    def definition(self, name: str) -> Expr | None:
+        """The expression defining ``name``, or None for a base relation."""
+        for n, e in self.definitions:
+            if n == name:
+                return e
+        return None
+
+
+# ------------------------------------------------------------------------- evaluation
+
+
+Value = int | Rel
+
+
+class Evaluator:
+    """Evaluates a model's expressions over one execution, caching by dependency.
+
+    ``set(name, value)`` installs a base relation or set and forgets every cached value that
+    depends on it; ``value(expr)`` evaluates with caching.
+    """
+
+    def __init__(self, model: Model, n: int, base: dict[str, Value] | None = None):
+        self.model = model
+        self.n = n
+        self.base: dict[str, Value] = dict(base or {})
+        self.cache: dict[int, Value] = {}
+        self._defs = _definitions(model)
+        self._dependents = _dependents(model)
+
+    def set(self, name: str, value: Value) -> None:
+        """Install base ``name`` and invalidate what depends on it."""
+        self.base[name] = value
+        cache = self.cache
+        if cache:
+            for key in self._dependents.get(name, ()):
+                if key in cache:
+                    del cache[key]
+
+    def value(self, e: Expr) -> Value:
+        """The value of ``e`` (a bitmask for a set, a :data:`Rel` for a relation)."""
+        key = id(e)
+        cache = self.cache
+        if key in cache:
+            return cache[key]
+        if isinstance(e, Base):
+            if e.name in self.base:
+                out = self.base[e.name]
+            else:
+                d = self._defs.get(e.name)
+                if d is None:
+                    raise KeyError(f"model {self.model.name!r}: unknown relation or set {e.name!r}")
+                out = self.value(d)
+        else:
+            out = _OPS[e.kind](self, e)  # type: ignore[attr-defined]
+        cache[key] = out
+        return out
+
+    def holds(self, ax: Axiom) -> bool:
+        """Whether axiom ``ax`` holds."""
+        r = self.value(ax.expr)
+        if ax.kind == "acyclic":
+            return is_acyclic(r)  # type: ignore[arg-type]
+        if ax.kind == "irreflexive":
+            return is_irreflexive(r)  # type: ignore[arg-type]
+        if ax.kind == "empty":
+            return is_empty(r)  # type: ignore[arg-type]
+        raise ValueError(f"unknown axiom kind {ax.kind!r}")
+
+
+def _binary(ev: Evaluator, e: Op) -> Value:
+    a, b = ev.value(e.args[0]), ev.value(e.args[1])
+    k = e.kind
+    if e.is_set:
+        return a | b if k == "union" else a & b if k == "inter" else a & ~b  # type: ignore[operator]
+    return _REL2[k](a, b)  # type: ignore[arg-type]
+
+
+def _seq(ev: Evaluator, e: Op) -> Value:
+    acc = ev.value(e.args[0])
+    for p in e.args[1:]:
+        acc = r_seq(acc, ev.value(p))  # type: ignore[arg-type]
+    return acc
+
+
+_OPS: dict[str, Callable[[Evaluator, Op], Value]] = {
+    "union": _binary,
+    "inter": _binary,
+    "diff": _binary,
+    "seq": _seq,
+    "inv": lambda ev, e: r_inv(ev.value(e.args[0])),  # type: ignore[arg-type]
+    "plus": lambda ev, e: r_plus(ev.value(e.args[0])),  # type: ignore[arg-type]
+    "opt": lambda ev, e: r_opt(ev.value(e.args[0])),  # type: ignore[arg-type]
+    "ident": lambda ev, e: r_id(ev.value(e.args[0]), ev.n),  # type: ignore[arg-type]
+    "prod": lambda ev, e: r_prod(ev.value(e.args[0]), ev.value(e.args[1]), ev.n),  # type: ignore[arg-type]
+    "domain": lambda ev, e: r_domain(ev.value(e.args[0])),  # type: ignore[arg-type]
+    "range": lambda ev, e: r_range(ev.value(e.args[0])),  # type: ignore[arg-type]
+}
+
+
+_DEFS: dict[int, tuple[Model, dict[str, Expr]]] = {}
+
+
+def _definitions(model: Model) -> dict[str, Expr]:
+    hit = _DEFS.get(id(model))
+    if hit is None or hit[0] is not model:
+        hit = (model, dict(model.definitions))
+        _DEFS[id(model)] = hit
+    return hit[1]
+
+
+_REL2: dict[str, Callable[[Rel, Rel], Rel]] = {"union": r_union, "inter": r_inter, "diff": r_diff}
+
+
+def expr_deps(model: Model, e: Expr, memo: dict[int, frozenset[str]] | None = None) -> frozenset[str]:
+    """The base (non-definition) names ``e`` depends on."""
+    memo = model.deps if memo is None else memo
+    key = id(e)
+    if key in memo:
+        return memo[key]
+    if isinstance(e, Base):
+        d = model.definition(e.name)
+        out = frozenset([e.name]) if d is None else expr_deps(model, d, memo)
+    else:
+        assert isinstance(e, Op)
+        out = frozenset().union(*(expr_deps(model, a, memo) for a in e.args))
+    memo[key] = out
+    return out
+
+
+def _walk(e: Expr, seen: dict[int, Expr]) -> None:
+    if id(e) in seen:
+        return
+    seen[id(e)] = e
+    if isinstance(e, Op):
+        for a in e.args:
+            _walk(a, seen)
+
+
+_DEPENDENTS: dict[int, tuple[Model, dict[str, list[int]]]] = {}
+
+
+def _dependents(model: Model) -> dict[str, list[int]]:
+    """Base name -> ids of every expression node of ``model`` that depends on it (memoised)."""
+    hit = _DEPENDENTS.get(id(model))
+    if hit is not None and hit[0] is model:
+        return hit[1]
+    nodes: dict[int, Expr] = {}
+    roots: list[Expr] = [e for _, e in model.definitions] + [a.expr for a in model.axioms]
+    for o in model.orders:
+        roots.append(o.pairs)
+        if o.must is not None:
+            roots.append(o.must)
+    for r in roots:
+        _walk(r, nodes)
+    out: dict[str, list[int]] = {}
+    for key, node in nodes.items():
+        for name in expr_deps(model, node):
+            out.setdefault(name, []).append(key)
+    _DEPENDENTS[id(model)] = (model, out)
+    return out
+
+
+def rel_from_pairs(n: int, ps: Sequence[tuple[int, int]]) -> Rel:
+    """A relation from a list of pairs."""
+    rows = [0] * n
+    for i, j in ps:
+        rows[i] |= 1 << j
+    return rows
+
+
+def monotone_in(model: Model, e: Expr, name: str, _positive: bool = True) -> bool:
+    """Whether ``e`` can only grow when base relation ``name`` grows (it never appears on the
+    right of a difference)."""
+    if isinstance(e, Base):
+        d = model.definition(e.name)
+        if d is None:
+            return _positive or e.name != name
+        return monotone_in(model, d, name, _positive)
+    assert isinstance(e, Op)
+    if e.kind == "diff":
+        return monotone_in(model, e.args[0], name, _positive) and monotone_in(
+            model, e.args[1], name, not _positive)
+    return all(monotone_in(model, a, name, _positive) for a in e.args)

@@ -1,0 +1,359 @@
+"""Per-thread traces: run one thread's instructions with guessed read values.
+
+A :class:`Trace` is one path through a thread: the memory, fence and barrier events it
+performs (each read with a guessed value from the location's value domain), its final
+registers, and whether it finished (``done``) or got stuck in a loop that cannot exit
+(``stuck``: its ``hang`` reads must see co-final values for the hang to be real).
+
+Loops: a backward jump whose iteration only read memory and left every register that is live
+at the loop head unchanged is a *failed spin iteration*; it is never repeated (the standard
+spin-loop assumption) and instead yields a ``stuck`` trace.  Other backward jumps are
+unrolled at most ``unroll`` times per thread; a path that needs more is ``stuck`` too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Mapping
+
+from litmus.errors import LitmusError
+from litmus.ir import (
+    Barrier,
+    Branch,
+    Compute,
+    Const,
+    Fence,
+    Instr,
+    Label,
+    Load,
+    Operand,
+    Reg,
+    Rmw,
+    Spin,
+    Store,
+    Thread,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TEvent:
+    """One event of a trace.  ``kind`` is ``R``, ``W``, ``F`` (fence) or ``B`` (barrier).
+
+    ``sem`` is the event's own order (``weak``, ``relaxed``, ``acquire``, ``release``,
+    ``acq_rel`` for fences, ``sc`` for fences).  ``rmw_read`` is the trace index of the read
+    half of an RMW (on its write half).  ``data``/``ctrl``: trace indices of the reads this
+    event depends on.  ``hang``: a read of a stuck loop.  ``until``: for a hanging
+    :class:`~litmus.ir.Spin` read, the value that would have let it exit.
+    """
+
+    kind: str
+    loc: str | None = None
+    value: int | None = None
+    sem: str = "weak"
+    scope: str = "sys"
+    rmw_read: int | None = None
+    data: frozenset[int] = frozenset()
+    ctrl: frozenset[int] = frozenset()
+    bar_key: tuple[int, int | None] | None = None
+    arrive: bool = False
+    hang: bool = False
+    until: int | None = None
+
+
+@dataclass(frozen=True)
+class Trace:
+    """One path through a thread: events, final registers, ``done`` or ``stuck``."""
+
+    events: tuple[TEvent, ...]
+    regs: tuple[tuple[str, int], ...]
+    status: str
+
+
+@dataclass
+class _State:
+    pc: int
+    regs: dict[str, int]
+    rdeps: dict[str, frozenset[int]]
+    ctrl: frozenset[int]
+    events: list[TEvent]
+    backjumps: int = 0
+    snaps: dict[str, tuple[dict[str, int], int]] = field(default_factory=dict)
+
+    def clone(self) -> "_State":
+        return _State(self.pc, dict(self.regs), dict(self.rdeps), self.ctrl, list(self.events),
+                      self.backjumps, dict(self.snaps))
+
+
+_COMPUTE = {
+    "mov": lambda a, b: a,
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "and": lambda a, b: a & b,
+    "or": lambda a, b: a | b,
+    "xor": lambda a, b: a ^ b,
+}
+
+_BRANCH = {
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+}
+
+
+def rmw_result(op: str, old: int, value: int, expected: int | None) -> int | None:
+    """The value an RMW ``op`` writes when it reads ``old``; None when it writes nothing."""
+    if op == "cas":
+        return value if old == expected else None
+    if op == "exch":
+        return value
+    if op == "add":
+        return old + value
+    if op == "and":
+        return old & value
+    if op == "or":
+        return old | value
+    if op == "xor":
+        return old ^ value
+    if op == "min":
+        return min(old, value)
+    if op == "max":
+        return max(old, value)
+    if op == "inc":
+        return 0 if old >= value else old + 1
+    if op == "dec":
+        return value if old == 0 or old > value else old - 1
+    raise ValueError(f"unknown RMW op {op!r}")
+
+
+def _uses(i: Instr) -> set[str]:
+    ops: list[Operand | None] = []
+    if isinstance(i, Store):
+        ops = [i.value]
+    elif isinstance(i, Rmw):
+        ops = [i.value, i.expected]
+    elif isinstance(i, Barrier):
+        ops = [i.id, i.count]
+    elif isinstance(i, Compute):
+        ops = [i.a, i.b]
+    elif isinstance(i, Branch):
+        ops = [i.lhs, i.rhs]
+    return {o.name for o in ops if isinstance(o, Reg)}
+
+
+def _defs(i: Instr) -> set[str]:
+    if isinstance(i, Load):
+        return {i.reg}
+    if isinstance(i, (Rmw, Spin)) and i.reg:
+        return {i.reg}
+    if isinstance(i, Compute):
+        return {i.dst}
+    return set()
+
+
+def thread_registers(thread: Thread) -> set[str]:
+    """Every register the thread names (initialised, read or written)."""
+    regs = {r for r, _ in thread.reg_init}
+    for i in thread.instrs:
+        regs |= _uses(i) | _defs(i)
+    return regs
+
+
+def live_in(thread: Thread, labels: Mapping[str, int]) -> list[frozenset[str]]:
+    """Registers live before each instruction (all registers are live at the thread's end)."""
+    instrs = thread.instrs
+    n = len(instrs)
+    everything = frozenset(thread_registers(thread))
+    live = [frozenset[str]() for _ in range(n + 1)]
+    live[n] = everything
+    changed = True
+    while changed:
+        changed = False
+        for pc in range(n - 1, -1, -1):
+            i = instrs[pc]
+            if isinstance(i, Branch):
+                succ = set(live[labels[i.target]])
+                if i.cond is not None:
+                    succ |= live[pc + 1]
+            else:
+                succ = set(live[pc + 1])
+            new = frozenset((succ - _defs(i)) | _uses(i))
+            if new != live[pc]:
+                live[pc] = new
+                changed = True
+    return live
+
+
+def label_positions(thread: Thread, file: str = "") -> dict[str, int]:
+    """Label name -> instruction index; raises LitmusError for a branch to a missing label."""
+    labels = {i.name: pc for pc, i in enumerate(thread.instrs) if isinstance(i, Label)}
+    for i in thread.instrs:
+        if isinstance(i, Branch) and i.target not in labels:
+            raise LitmusError.at(file, i.line, f"{thread.name}: branch to unknown label "
+                                               f"{i.target!r}; add '{i.target}:' to the thread")
+    return labels
+
+
+def thread_traces(thread: Thread, domain: Mapping[str, tuple[int, ...]], unroll: int,
+                  file: str = "") -> list[Trace]:
+    """Every trace of ``thread`` when reads may return any value of ``domain[loc]``."""
+    labels = label_positions(thread, file)
+    live = live_in(thread, labels)
+    regs0 = {r: 0 for r in thread_registers(thread)}
+    regs0.update(dict(thread.reg_init))
+    start = _State(0, regs0, {r: frozenset() for r in regs0}, frozenset(), [])
+    return list(_run(thread, start, domain, unroll, labels, live))
+
+
+def _val(st: _State, o: Operand | None) -> int:
+    if isinstance(o, Const):
+        return o.value
+    if isinstance(o, Reg):
+        return st.regs.get(o.name, 0)
+    return 0
+
+
+def _dep(st: _State, *ops: Operand | None) -> frozenset[int]:
+    out: frozenset[int] = frozenset()
+    for o in ops:
+        if isinstance(o, Reg):
+            out |= st.rdeps.get(o.name, frozenset())
+    return out
+
+
+def _finish(st: _State, status: str) -> Trace:
+    return Trace(tuple(st.events), tuple(sorted(st.regs.items())), status)
+
+
+def _mark_hang(st: _State, since: int, until: int | None = None) -> None:
+    for k in range(since, len(st.events)):
+        e = st.events[k]
+        if e.kind == "R":
+            st.events[k] = TEvent(e.kind, e.loc, e.value, e.sem, e.scope, e.rmw_read, e.data,
+                                  e.ctrl, hang=True, until=until)
+
+
+def _run(thread: Thread, st: _State, domain: Mapping[str, tuple[int, ...]], unroll: int,
+         labels: Mapping[str, int], live: list[frozenset[str]]) -> Iterator[Trace]:
+    instrs = thread.instrs
+    while st.pc < len(instrs):
+        i = instrs[st.pc]
+        if isinstance(i, Label):
+            st.snaps[i.name] = (dict(st.regs), len(st.events))
+            st.pc += 1
+        elif isinstance(i, Compute):
+            f = _COMPUTE.get(i.op)
+            if f is None:
+                raise ValueError(f"unknown compute op {i.op!r}")
+            st.regs[i.dst] = f(_val(st, i.a), _val(st, i.b))
+            st.rdeps[i.dst] = _dep(st, i.a, i.b)
+            st.pc += 1
+        elif isinstance(i, Fence):
+            st.events.append(TEvent("F", sem=i.sem, scope=i.scope, ctrl=st.ctrl))
+            st.pc += 1
+        elif isinstance(i, Barrier):
+            count = None if i.count is None else _val(st, i.count)
+            st.events.append(TEvent("B", sem="weak", scope="cta", ctrl=st.ctrl,
+                                    bar_key=(_val(st, i.id), count), arrive=i.arrive))
+            st.pc += 1
+        elif isinstance(i, Store):
+            st.events.append(TEvent("W", i.loc, _val(st, i.value), i.sem, i.scope,
+                                    data=_dep(st, i.value), ctrl=st.ctrl))
+            st.pc += 1
+        elif isinstance(i, Branch):
+            if i.cond is None:
+                taken = True
+            else:
+                taken = _BRANCH[i.cond](_val(st, i.lhs), _val(st, i.rhs))
+                st.ctrl = st.ctrl | _dep(st, i.lhs, i.rhs)
+            if not taken:
+                st.pc += 1
+                continue
+            target = labels[i.target]
+            if target > st.pc:
+                st.pc = target
+                continue
+            snap = st.snaps.get(i.target)
+            since = snap[1] if snap else len(st.events)
+            pure = snap is not None and all(e.kind == "R" for e in st.events[since:]) and all(
+                st.regs.get(r, 0) == snap[0].get(r, 0) for r in live[target])
+            if pure or st.backjumps >= unroll:
+                _mark_hang(st, since)
+                yield _finish(st, "stuck")
+                return
+            st.backjumps += 1
+            st.pc = target
+        elif isinstance(i, Load):
+            yield from _branch_read(thread, st, domain, unroll, labels, live, i)
+            return
+        elif isinstance(i, Rmw):
+            yield from _branch_rmw(thread, st, domain, unroll, labels, live, i)
+            return
+        elif isinstance(i, Spin):
+            yield from _branch_spin(thread, st, domain, unroll, labels, live, i)
+            return
+        else:
+            raise TypeError(f"unknown instruction {i!r}")
+    yield _finish(st, "done")
+
+
+def _branch_read(thread, st, domain, unroll, labels, live, i: Load) -> Iterator[Trace]:
+    for v in domain[i.loc]:
+        s = st.clone()
+        idx = len(s.events)
+        s.events.append(TEvent("R", i.loc, v, i.sem, i.scope, ctrl=s.ctrl))
+        s.regs[i.reg] = v
+        s.rdeps[i.reg] = frozenset([idx])
+        s.pc += 1
+        yield from _run(thread, s, domain, unroll, labels, live)
+
+
+def _rmw_sems(sem: str) -> tuple[str, str]:
+    read = "acquire" if sem in ("acquire", "acq_rel") else "relaxed"
+    write = "release" if sem in ("release", "acq_rel") else "relaxed"
+    return read, write
+
+
+def _branch_rmw(thread, st, domain, unroll, labels, live, i: Rmw) -> Iterator[Trace]:
+    rsem, wsem = _rmw_sems(i.sem)
+    for old in domain[i.loc]:
+        s = st.clone()
+        idx = len(s.events)
+        s.events.append(TEvent("R", i.loc, old, rsem, i.scope, ctrl=s.ctrl))
+        new = rmw_result(i.op, old, _val(s, i.value), None if i.expected is None else _val(s, i.expected))
+        if new is not None:
+            s.events.append(TEvent("W", i.loc, new, wsem, i.scope, rmw_read=idx,
+                                   data=_dep(s, i.value, i.expected) | {idx}, ctrl=s.ctrl))
+        if i.reg:
+            s.regs[i.reg] = old
+            s.rdeps[i.reg] = frozenset([idx])
+        s.pc += 1
+        yield from _run(thread, s, domain, unroll, labels, live)
+
+
+def _branch_spin(thread, st, domain, unroll, labels, live, i: Spin) -> Iterator[Trace]:
+    rd = i.read
+    if rd.kind == "cas":
+        rsem, wsem = _rmw_sems(rd.sem)
+    else:
+        rsem, wsem = rd.sem, rd.sem
+    for v in domain[i.loc]:
+        s = st.clone()
+        idx = len(s.events)
+        s.events.append(TEvent("R", i.loc, v, rsem, rd.scope, ctrl=s.ctrl))
+        if v != i.until:
+            _mark_hang(s, idx, until=i.until)
+            yield _finish(s, "stuck")
+            continue
+        if rd.kind == "cas" and rd.reset is not None:
+            s.events.append(TEvent("W", i.loc, rd.reset, wsem, rd.scope, rmw_read=idx,
+                                   data=frozenset([idx]), ctrl=s.ctrl))
+        s.ctrl = s.ctrl | {idx}
+        if i.reg:
+            s.regs[i.reg] = v
+            s.rdeps[i.reg] = frozenset([idx])
+        s.pc += 1
+        yield from _run(thread, s, domain, unroll, labels, live)

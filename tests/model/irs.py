@@ -1,0 +1,20 @@
+"""Small IR builders for the model tests."""
+
+from __future__ import annotations
+
+from litmus.condition import parse_prop
+from litmus.ir import Condition, Instr, LitmusTest, Location, Thread
+
+
+def th(name: str, *instrs: Instr, rank: int = 0, cta: int = 0,
+       reg_init: tuple[tuple[str, int], ...] = ()) -> Thread:
+    """A thread on (rank, cta)."""
+    return Thread(name, rank, cta, tuple(instrs), reg_init)
+
+
+def mk(threads: list[Thread], cond: str, kind: str = "exists", locs: str = "x y",
+       init: dict[str, int] | None = None, name: str = "T") -> LitmusTest:
+    """A test over the space-separated locations ``locs`` (initially 0 unless ``init``)."""
+    init = init or {}
+    locations = tuple(Location(l, init.get(l, 0)) for l in locs.split())
+    return LitmusTest(name, "", locations, tuple(threads), Condition(kind, parse_prop(cond), cond))

@@ -1,0 +1,112 @@
+"""Laws of the models over random small tests (2-3 threads, <= 3 memory ops each, x and y).
+
+- every SC-allowed state is PTX-allowed;
+- strengthening an order (weak -> relaxed -> release/acquire/acq_rel), widening a scope
+  (cta -> gpu -> sys) or adding a fence never adds PTX-allowed states.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from litmus.ir import Condition, Const, Fence, LitmusTest, Load, Location, Rmw, Store, Thread, TrueProp
+from litmus.model import check
+
+SCOPES = ("cta", "gpu", "sys")
+LOCS = ("x", "y")
+
+
+@st.composite
+def instrs(draw, tid: int) -> tuple:
+    out = []
+    for k in range(draw(st.integers(1, 3))):
+        kind = draw(st.sampled_from(["ld", "st", "st", "rmw", "fence"]))
+        loc = draw(st.sampled_from(LOCS))
+        scope = draw(st.sampled_from(SCOPES))
+        if kind == "ld":
+            out.append(Load(f"r{k}", loc, draw(st.sampled_from(["weak", "relaxed", "acquire"])), scope))
+        elif kind == "st":
+            out.append(Store(loc, Const(tid * 3 + k + 1), draw(st.sampled_from(["weak", "relaxed", "release"])), scope))
+        elif kind == "rmw":
+            out.append(Rmw("exch", f"r{k}", loc, Const(tid * 3 + k + 1),
+                           sem=draw(st.sampled_from(["relaxed", "acquire", "release", "acq_rel"])), scope=scope))
+        else:
+            out.append(Fence(draw(st.sampled_from(["acq_rel", "sc"])), scope))
+    return tuple(out)
+
+
+@st.composite
+def litmus_tests(draw) -> LitmusTest:
+    n = draw(st.integers(2, 3))
+    threads = tuple(
+        Thread(f"P{i}", draw(st.integers(0, 1)), draw(st.integers(0, 1)), draw(instrs(i)))
+        for i in range(n))
+    return LitmusTest("law", "", tuple(Location(l) for l in LOCS), threads,
+                      Condition("exists", TrueProp(), "true"))
+
+
+def allowed(t: LitmusTest, model: str = "ptx") -> set:
+    return set(check(t, model).allowed_states)
+
+
+def replace_instr(t: LitmusTest, ti: int, ii: int, new) -> LitmusTest:
+    th = t.threads[ti]
+    instrs = th.instrs[:ii] + ((new,) if new is not None else ()) + th.instrs[ii + 1:]
+    threads = t.threads[:ti] + (dataclasses.replace(th, instrs=instrs),) + t.threads[ti + 1:]
+    return dataclasses.replace(t, threads=threads)
+
+
+STRONGER = {
+    Load: {"weak": ["relaxed", "acquire"], "relaxed": ["acquire"]},
+    Store: {"weak": ["relaxed", "release"], "relaxed": ["release"]},
+    Rmw: {"relaxed": ["acquire", "release", "acq_rel"], "acquire": ["acq_rel"], "release": ["acq_rel"]},
+    Fence: {"acq_rel": ["sc"]},
+}
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(litmus_tests())
+def test_sc_states_are_ptx_states(t):
+    assert allowed(t, "sc") <= allowed(t, "ptx")
+
+
+@SETTINGS
+@given(litmus_tests(), st.data())
+def test_strengthening_an_order_never_adds_states(t, data):
+    ti = data.draw(st.integers(0, len(t.threads) - 1))
+    ii = data.draw(st.integers(0, len(t.threads[ti].instrs) - 1))
+    i = t.threads[ti].instrs[ii]
+    options = STRONGER[type(i)].get(i.sem, [])
+    if not options:
+        return
+    stronger = dataclasses.replace(i, sem=data.draw(st.sampled_from(options)))
+    assert allowed(replace_instr(t, ti, ii, stronger)) <= allowed(t)
+
+
+@SETTINGS
+@given(litmus_tests(), st.data())
+def test_widening_a_scope_never_adds_states(t, data):
+    ti = data.draw(st.integers(0, len(t.threads) - 1))
+    ii = data.draw(st.integers(0, len(t.threads[ti].instrs) - 1))
+    i = t.threads[ti].instrs[ii]
+    if i.scope == "sys" or getattr(i, "sem", "") == "weak":
+        return
+    wider = dataclasses.replace(i, scope=data.draw(st.sampled_from(SCOPES[SCOPES.index(i.scope) + 1:])))
+    assert allowed(replace_instr(t, ti, ii, wider)) <= allowed(t)
+
+
+@SETTINGS
+@given(litmus_tests(), st.data())
+def test_adding_a_fence_never_adds_states(t, data):
+    ti = data.draw(st.integers(0, len(t.threads) - 1))
+    th = t.threads[ti]
+    at = data.draw(st.integers(0, len(th.instrs)))
+    fence = Fence(data.draw(st.sampled_from(["acq_rel", "sc"])), data.draw(st.sampled_from(SCOPES)))
+    instrs = th.instrs[:at] + (fence,) + th.instrs[at:]
+    fenced = dataclasses.replace(t, threads=t.threads[:ti] + (dataclasses.replace(th, instrs=instrs),)
+                                 + t.threads[ti + 1:])
+    assert allowed(fenced) <= allowed(t)

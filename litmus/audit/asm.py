@@ -86,3 +86,37 @@ def parse_asm(text: str, kind: str) -> list[AsmInstr]:
     for lineno, raw in enumerate(text.splitlines(), start=1):
         out.extend(read(lineno, raw))
     return out
+
+
+_LABEL = re.compile(r"^\s*([.$\w]+):")
+_BRANCH_MNEMONICS = {"bra": False, "BRA": False, "s_branch": True}  # mnemonic -> unconditional
+
+
+def jumps(text: str, instrs: list[AsmInstr]) -> dict[int, tuple[int, bool]]:
+    """Branches of compiled text: instruction index -> (index of the target, unconditional).
+
+    Compilers lay basic blocks out in any order (an acquire's ``buffer_inv`` may sit in a block
+    placed above the load that jumps to it), so the audit follows these edges when it looks
+    for what comes *after* an instruction.  PTX and SASS branches are taken as conditional
+    (their predicate is not kept), which only adds paths.
+    """
+    label_line: dict[str, int] = {}
+    for n, raw in enumerate(text.splitlines(), 1):
+        m = _LABEL.match(raw)
+        if m:
+            label_line[m.group(1)] = n
+    if not label_line:
+        return {}
+    lines = [ins.line for ins in instrs]
+    out: dict[int, tuple[int, bool]] = {}
+    for i, ins in enumerate(instrs):
+        uncond = _BRANCH_MNEMONICS.get(ins.mnemonic)
+        if uncond is None and not ins.mnemonic.startswith("s_cbranch"):
+            continue
+        for word in re.split(r"[\s,`()]+", ins.text):
+            if word in label_line:
+                target = next((k for k, ln in enumerate(lines) if ln > label_line[word]), None)
+                if target is not None:
+                    out[i] = (target, bool(uncond))
+                break
+    return out

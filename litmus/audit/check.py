@@ -15,7 +15,7 @@ import re
 import time
 from dataclasses import dataclass, field
 
-from litmus.audit.asm import AsmInstr, parse_asm
+from litmus.audit.asm import AsmInstr, jumps, parse_asm
 from litmus.audit.compile import canonical_target
 from litmus.audit.requirements import Requirement, must_follow, requirements
 from litmus.audit.rules import Pattern, Rule, Shape, rule_table
@@ -74,12 +74,43 @@ def _find(step: tuple[Pattern, ...], instrs: list[AsmInstr], start: int, stop: i
     return None
 
 
-def _match_shape(shape: Shape, instrs: list[AsmInstr], start: int) -> list[int] | None:
-    """Indices of the earliest in-order match of every step of ``shape`` from ``start``."""
+def _find_reachable(step: tuple[Pattern, ...], instrs: list[AsmInstr], start: int,
+                    edges: dict[int, tuple[int, bool]]) -> int | None:
+    """The first instruction matching ``step`` on some control-flow path from ``start``.
+
+    Falls through in text order and also follows branches (``edges``), so a block the
+    compiler placed above its predecessor is still found.
+    """
+    if not edges:
+        return _find(step, instrs, start)
+    seen: set[int] = set()
+    stack = [start]
+    while stack:
+        i = stack.pop()
+        while i < len(instrs) and i not in seen:
+            seen.add(i)
+            if any(p.matches(instrs[i].mnemonic, instrs[i].quals) for p in step):
+                return i
+            edge = edges.get(i)
+            if edge is not None:
+                stack.append(edge[0])
+                if edge[1]:
+                    break
+            i += 1
+    return None
+
+
+def _match_shape(shape: Shape, instrs: list[AsmInstr], start: int,
+                 edges: dict[int, tuple[int, bool]] | None = None) -> list[int] | None:
+    """Indices of the earliest in-order match of every step of ``shape`` from ``start``.
+
+    The first step is searched in text order; each later step on the control-flow paths
+    leaving the previous match.
+    """
     out: list[int] = []
     pos = start
-    for step in shape.steps:
-        i = _find(step, instrs, pos)
+    for k, step in enumerate(shape.steps):
+        i = _find(step, instrs, pos) if k == 0 else _find_reachable(step, instrs, pos, edges or {})
         if i is None:
             return None
         out.append(i)
@@ -87,10 +118,11 @@ def _match_shape(shape: Shape, instrs: list[AsmInstr], start: int) -> list[int] 
     return out
 
 
-def _match_rule(rule: Rule, instrs: list[AsmInstr], start: int) -> tuple[Shape, list[int]] | None:
+def _match_rule(rule: Rule, instrs: list[AsmInstr], start: int,
+                edges: dict[int, tuple[int, bool]] | None = None) -> tuple[Shape, list[int]] | None:
     best: tuple[Shape, list[int]] | None = None
     for shape in rule.shapes:
-        got = _match_shape(shape, instrs, start)
+        got = _match_shape(shape, instrs, start, edges)
         if got is not None and (best is None or (got[-1] if got else -1) < (best[1][-1] if best[1] else -1)):
             best = (shape, got)
     return best
@@ -181,6 +213,7 @@ def match_text(test: LitmusTest, target: str, text: str) -> tuple[list[Match], l
     """
     kind = canonical_target(target)
     instrs = parse_asm(text, kind)
+    edges = jumps(text, instrs)
     text_lines = text.splitlines()
     reqs = requirements(test)
     rules = [_rule_for(test, kind, r) for r in reqs]
@@ -192,7 +225,7 @@ def match_text(test: LitmusTest, target: str, text: str) -> tuple[list[Match], l
         start = max((end[i] + 1 for i in preds), default=0)
         last = max(preds, key=lambda i: end[i], default=None)
         after = f"after {reqs[last].describe()} (line {instrs[end[last]].line})" if last is not None and end[last] >= 0 else ""
-        got = _match_rule(rule, instrs, start)
+        got = _match_rule(rule, instrs, start, edges)
         if got is None:
             findings.append(_finding(test, kind, req, rule, instrs, start, after, text_lines))
             end[j] = start - 1

@@ -21,9 +21,10 @@ def _rate(res: Any) -> str:
 
 def results_table(results: Sequence[Any], title: str = "") -> Any:
     """A rich Table of :class:`litmus.run.driver.VariantResult` s."""
+    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=title or None)
+    table = Table(title=escape(title) if title else None)
     for col, just in (
         ("pattern", "left"),
         ("variant", "left"),
@@ -41,13 +42,14 @@ def results_table(results: Sequence[Any], title: str = "") -> Any:
         t = res.test
         expect = t.expect.outcome if t.expect else "-"
         if res.verdict is None:
-            table.add_row(t.name, t.variant, expect, f"[dim]skipped: {res.skipped}[/dim]", *["-"] * 6)
+            table.add_row(escape(t.name), escape(t.variant), expect,
+                          f"[dim]skipped: {escape(res.skipped or '')}[/dim]", *["-"] * 6)
             continue
         v = res.verdict
         style = VERDICT_STYLE.get(v.verdict, "")
         table.add_row(
-            t.name,
-            t.variant,
+            escape(t.name),
+            escape(t.variant),
             expect,
             f"[{style}]{v.verdict}[/{style}]" if style else v.verdict,
             f"{v.instances:,}",

@@ -99,3 +99,27 @@ def test_deleting_any_required_line_produces_a_finding(data, kind: str, pick: in
     lines = compiled.splitlines()
     mutated = "\n".join(lines[: drop - 1] + [""] + lines[drop:])  # keep line numbers
     assert audit_text(test, kind, mutated), (kind, kernel, params, lines[drop - 1])
+
+
+def test_a_step_in_a_block_placed_above_is_found_through_the_branch() -> None:
+    """LLVM may lay out an acquire's buffer_inv in a block above the load that jumps to it."""
+    from litmus.audit.asm import jumps, parse_asm
+    from litmus.audit.check import _find_reachable
+    from litmus.audit.rules import Pattern
+
+    text = "\n".join([
+        ".LBB0_7:",
+        "\tbuffer_inv sc0 sc1",
+        "\ts_endpgm",
+        ".LBB0_9:",
+        "\tglobal_load_dword v11, v[4:5], off sc0 sc1",
+        "\ts_waitcnt vmcnt(0)",
+        "\ts_branch .LBB0_7",
+    ])
+    instrs = parse_asm(text, "amdgcn")
+    edges = jumps(text, instrs)
+    load = next(i for i, ins in enumerate(instrs) if ins.mnemonic == "global_load_dword")
+    inv = (Pattern(r"buffer_inv", ("sc0", "sc1")),)
+    assert edges == {len(instrs) - 1: (0, True)}
+    assert _find_reachable(inv, instrs, load + 1, edges) == 0
+    assert _find_reachable(inv, instrs, load + 1, {}) is None

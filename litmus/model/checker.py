@@ -11,7 +11,7 @@ from litmus.ir import LitmusTest, Not
 from litmus.model.barriers import match_barriers
 from litmus.model.executions import build_frame, consistent_finals, test_traces
 from litmus.model.ptx import PTX
-from litmus.model.relations import Model
+from litmus.model.relations import Model, bits
 from litmus.model.result import ModelResult, State, observables
 from litmus.model.sc import SC_MODEL
 from litmus.model.traces import Trace
@@ -67,10 +67,19 @@ def check(test: LitmusTest, model: str = "ptx", unroll: int = DEFAULT_UNROLL) ->
         if frame is None:
             continue
         regs = {f"{name}:{r}": v for name, tr in zip(thread_names, combo) for r, v in tr.regs}
+        # Every state this combination could reach; once all are known allowed, no further
+        # execution of it can add one, so its remaining rf/co choices are skipped.
+        missing = _reachable_states(regs, frame, keys, init) - states
+        if not missing:
+            continue
         for finals in consistent_finals(m, frame):
             full = dict(regs)
             full.update(finals)
-            states.add(tuple(sorted((k, full.get(k, init.get(k, 0))) for k in keys)))
+            state = tuple(sorted((k, full.get(k, init.get(k, 0))) for k in keys))
+            states.add(state)
+            missing.discard(state)
+            if not missing:
+                break
     allowed = tuple(sorted(states))
     cond = test.condition
     sat = [evaluate(cond.prop, dict(s)) for s in allowed]
@@ -85,6 +94,20 @@ def check(test: LitmusTest, model: str = "ptx", unroll: int = DEFAULT_UNROLL) ->
                              f"unknown condition kind {cond.kind!r}; use exists, ~exists or forall")
     target = not all(sat) if cond.kind == "forall" else any(sat)
     return ModelResult(test, model, allowed, validated, target, hang, time.perf_counter() - start)
+
+
+def _reachable_states(regs: dict[str, int], frame: object, keys: tuple[str, ...],
+                      init: dict[str, int]) -> set[State]:
+    """Every state with these registers and, per location, the value of any of its writes."""
+    events = frame.events  # type: ignore[attr-defined]
+    per_loc = [(name, sorted({events[w].value for w in bits(mask)}))
+               for name, mask in frame.writes_by_loc.items()]  # type: ignore[attr-defined]
+    out: set[State] = set()
+    for values in product(*(v for _, v in per_loc)):
+        full = dict(regs)
+        full.update(zip((name for name, _ in per_loc), values))
+        out.add(tuple(sorted((k, full.get(k, init.get(k, 0))) for k in keys)))
+    return out
 
 
 def _needs(tr: Trace, init: dict[str, int]) -> frozenset[tuple[str, int]]:

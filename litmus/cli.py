@@ -199,8 +199,9 @@ def _show_compiled(tests: Sequence[Any], kernel: bool, ptx: bool, amdgcn: bool, 
             click.echo(codegen.generate(t, codegen.CodegenOptions()).text)
         for flag, default_target, key in ((ptx, "cuda:90", "ptx"), (amdgcn, "hip:gfx942", "amdgcn")):
             if flag:
-                compiled = codegen.compile_variant(t, target or default_target)
-                click.echo(compiled.asm[key])
+                chosen = target if target and target.startswith(default_target.split(":")[0]) else default_target
+                click.echo(f"   ({key} for {chosen}, triton compiled on this machine)")
+                click.echo(codegen.compile_variant(t, chosen).text(key))
 
 
 def main_entry() -> None:  # pragma: no cover - console script shim
@@ -464,3 +465,7 @@ def audit(paths: Sequence[str], variant: str | None, targets: str, jobs: int | N
         click.echo("\n" + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())))
     if bad:
         sys.exit(1)
+
+
+if __name__ == "__main__":  # python -m litmus.cli
+    main()

@@ -139,3 +139,12 @@ def test_help_teaches_with_examples() -> None:
         res = CliRunner().invoke(main, [cmd, "--help"])
         assert res.exit_code == 0
         assert "Example" in res.output, cmd
+
+
+def test_show_ptx_of_release_cas_variant_has_release_sys_atom() -> None:
+    res = CliRunner().invoke(main, ["show", "MP", "--variant", "relcas-xgpu-sys", "--ptx"])
+    assert res.exit_code == 0, res.output
+    import re
+
+    assert re.search(r"atom\S*\.release\.sys\S*\.cas", res.output), res.output[-2000:]
+    assert re.search(r"atom\S*\.acquire\.sys\S*\.cas", res.output)

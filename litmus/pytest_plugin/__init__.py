@@ -1,0 +1,108 @@
+"""pytest plugin: litmus YAML patterns as test items, and a fixture/marker for users' own code.
+
+Off unless asked (``--litmus`` or ini ``litmus = true``): when off it collects nothing, imports
+neither torch nor triton and its hooks return at once.  When on, every variant of every pattern
+under ``litmus_paths`` (default ``catalog/``) or named on the command line is one item that
+asserts (a) its declared expectation agrees with the PTX model and (b) no forbidden outcome
+appears on ``--litmus-backend`` (``auto``/``cpu``/``cuda``/``ranks``; ``model`` = only (a)).
+
+For users' tests (whether or not ``--litmus`` is given): the ``litmus`` fixture
+(:class:`~litmus.pytest_plugin.runner.LitmusRunner`; ``litmus.run(pattern, variant=None, ...)``
+returns a :class:`~litmus.pytest_plugin.result.LitmusResult`) and the marker
+``@pytest.mark.litmus_pattern(pattern, variant=..., ...)`` with the ``litmus_result`` fixture.
+See docs/pytest-plugin.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from litmus.pytest_plugin.options import add_options, is_enabled
+
+MARKERS = (
+    "litmus: a litmus memory-model test (YAML variant, or a test using @pytest.mark.litmus_pattern)",
+    "gpu: needs a CUDA device (litmus items on the cuda backend)",
+    "multigpu: needs several GPUs (litmus items on the ranks backend)",
+    "litmus_pattern(pattern, variant=None, **run_options): run a litmus pattern (path, catalog name "
+    "or inline YAML) for this test; the result is the litmus_result fixture",
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for line in MARKERS:
+        config.addinivalue_line("markers", line)
+    if not is_enabled(config):
+        return
+    from litmus.errors import LitmusError
+    from litmus.pytest_plugin.state import get_state
+    from litmus.run.config import load_stress
+
+    state = get_state(config)
+    try:
+        load_stress(state.options.stress)
+    except LitmusError as e:
+        raise pytest.UsageError(f"--litmus-stress: {e}") from None
+    if config.args_source == pytest.Config.ArgsSource.ARGS:
+        state.explicit = tuple(Path(a.split("::")[0]).resolve() for a in config.args)
+    else:
+        # No paths on the command line: collect litmus_paths besides the usual test paths.
+        config.args = [*config.args, *(str(p) for p in state.options.paths if str(p) not in config.args)]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    from litmus.pytest_plugin.state import STATE
+
+    state = config.stash.get(STATE, None)
+    if state is not None:
+        state.close()
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.suffix not in (".yaml", ".yml") or not is_enabled(parent.config):
+        return None
+    from litmus.pytest_plugin.collect import LitmusFile
+    from litmus.pytest_plugin.state import get_state
+
+    if not get_state(parent.config).wants(file_path):
+        return None
+    return LitmusFile.from_parent(parent, path=file_path)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not is_enabled(config):
+        return
+    from litmus.pytest_plugin.collect import add_backend_markers
+    from litmus.pytest_plugin.state import get_state
+
+    kind = get_state(config).backend_kind
+    for item in items:
+        if item.get_closest_marker("litmus_pattern") is not None and item.get_closest_marker("litmus") is None:
+            add_backend_markers(item, kind, None)
+
+
+@pytest.fixture(scope="session")
+def litmus(request: pytest.FixtureRequest) -> Any:
+    """A runner: ``litmus.run(pattern, variant=None, iterations=..., backend=...) -> LitmusResult``."""
+    from litmus.pytest_plugin.runner import LitmusRunner
+    from litmus.pytest_plugin.state import get_state
+
+    state = get_state(request.config)
+    return LitmusRunner(state.options, state.pool, request.config.rootpath)
+
+
+@pytest.fixture
+def litmus_result(request: pytest.FixtureRequest, litmus: Any) -> Any:
+    """The result of the test's ``@pytest.mark.litmus_pattern(...)`` run."""
+    marker = request.node.get_closest_marker("litmus_pattern")
+    if marker is None or not marker.args:
+        pytest.fail("the litmus_result fixture needs @pytest.mark.litmus_pattern(pattern, variant=...)",
+                    pytrace=False)
+    return litmus.run(*marker.args, **marker.kwargs)

@@ -1,0 +1,46 @@
+"""Fixtures for testing the litmus pytest plugin inside throw-away pytest projects (pytester)."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import shutil
+from pathlib import Path
+from typing import Callable
+
+import pytest
+import torch  # noqa: F401
+import triton  # noqa: F401
+
+# torch and triton are imported here so in-process pytester runs find them already loaded:
+# pytester drops every module first imported inside a run, and unloading torch crashes Python.
+
+pytest_plugins = ["pytester"]
+
+REPO = Path(__file__).resolve().parents[2]
+CATALOG = REPO / "catalog"
+
+
+def plugin_flags() -> list[str]:
+    """``-p litmus.pytest_plugin`` unless the installed package already registers it (pytest11)."""
+    names = {ep.name for ep in importlib.metadata.entry_points(group="pytest11")}
+    return [] if "litmus" in names else ["-p", "litmus.pytest_plugin"]
+
+
+@pytest.fixture
+def flags() -> list[str]:
+    """Flags that load the plugin (empty when its entry point is installed)."""
+    return plugin_flags()
+
+
+@pytest.fixture
+def copy_catalog(pytester: pytest.Pytester) -> Callable[..., Path]:
+    """Copy catalog files (by name) into the project's ``catalog/`` folder."""
+
+    def copy(*names: str) -> Path:
+        folder = pytester.path / "catalog"
+        folder.mkdir(exist_ok=True)
+        for name in names:
+            shutil.copy(CATALOG / name, folder / name)
+        return folder
+
+    return copy

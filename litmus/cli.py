@@ -329,7 +329,11 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
     tests = resolve(paths, variant)
     stress_cfg = load_stress(stress)
     console = Console(stderr=True)
-    backend_obj = make_backend(backend, world_size=world_size, ranks=_parse_ranks(ranks_text))
+    ranks = _parse_ranks(ranks_text)
+    if backend != "ranks" and (world_size is not None or ranks is not None):
+        raise LitmusError("--world-size and --ranks apply to --backend ranks only")
+    opts: dict[str, Any] = {"world_size": world_size, "ranks": ranks} if backend == "ranks" else {}
+    backend_obj = make_backend(backend, **opts)
     try:
         desc = backend_obj.describe()
         if instances is None:

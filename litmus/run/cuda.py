@@ -1,0 +1,276 @@
+"""The ``cuda`` backend: one GPU, every role of a variant in one grid (codegen's grid mode).
+
+Ranks are played by groups of programs (CTAs) of one launch; every rank's heap is a buffer on the
+one device.  Parallel instances: ``BLOCK`` lanes per program, ``N / BLOCK`` programs per role.
+Stress in the manner of GPUHarbor / MC Mutants comes from ``config.stress`` (see
+:mod:`litmus.run.stress`): seeded instance shuffling (seed ``config.seed + round``), strided
+heaps, and a memory-stress kernel launched on a second CUDA stream so it runs while the test
+does.  Outcomes are counted on the device (``codegen.host.histogram``), checksummed against N.
+
+Importing this module needs neither a GPU nor triton; constructing :class:`CudaBackend` needs
+both.  The arch is read from the device, never assumed.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from litmus.codegen import CodegenOptions, Layout
+from litmus.errors import LitmusError
+from litmus.ir import LitmusTest
+from litmus.run.backend import Round, Row
+from litmus.run.config import RunConfig, Stress
+from litmus.run.stress import (
+    HeapPlan,
+    compact_heaps,
+    heap_plan,
+    init_strided,
+    instance_count,
+    pattern_flags,
+    round_permutations,
+    round_seed,
+    validate_stress,
+)
+
+NOTE = (
+    "cuda backend: one GPU. Every role (threads of one (rank, cta)) is a group of programs of one "
+    "grid, so 'ranks' are groups of CTAs on the same GPU and all heaps live in its memory: "
+    "cross-rank tests exercise sys-scoped code paths but not NVLink or peer memory. Instances are "
+    "vector lanes, shuffled across programs with a seeded co-prime permutation per round. The "
+    "start barrier and per-program pre-stress need an in-kernel hook codegen does not have yet: "
+    "memory stress runs as a separate kernel on a second stream, launched just before the test."
+)
+
+DEFAULT_BLOCK = 256
+
+
+@dataclass(frozen=True)
+class LaunchSpec:
+    """Everything one launch of a grid-mode kernel needs besides the buffers."""
+
+    n_instances: int
+    block: int
+    progs_per_role: int
+    grid: tuple[int]
+    plan: HeapPlan
+
+    def args(self, table: Any, out: Any, perm: Any) -> tuple[Any, ...]:
+        """Positional kernel arguments (``layout.KERNEL_ARGS`` order, without ``BLOCK``)."""
+        return (table, out, perm, self.n_instances, self.progs_per_role, self.plan.loc_stride,
+                self.plan.inst_stride)
+
+
+def launch_spec(layout: Layout, n_instances: int, stride: int) -> LaunchSpec:
+    """Grid and strides for ``n_instances`` (a power of two) of ``layout`` (grid mode)."""
+    if n_instances % layout.block:
+        raise ValueError(f"{layout.test_id}: {n_instances} instances is not a multiple of BLOCK={layout.block}")
+    entry = layout.kernel(None)
+    progs = n_instances // layout.block
+    return LaunchSpec(n_instances, layout.block, progs, entry.grid(progs), heap_plan(layout, n_instances, stride))
+
+
+def block_for(n_instances: int, block: int) -> int:
+    """Lanes per program: ``block`` (a power of two), or ``n_instances`` when that is smaller."""
+    if block < 1 or block & (block - 1):
+        raise LitmusError(f"cuda backend: block={block}; use a power of two")
+    return min(block, n_instances)
+
+
+@dataclass(frozen=True)
+class StressLaunch:
+    """The memory-stress kernel's launch: ``programs`` programs of ``lanes`` lanes, ``iterations``
+    iterations each, over a ``scratch_words`` buffer, with the pattern's access kinds."""
+
+    programs: int
+    lanes: int
+    iterations: int
+    scratch_words: int
+    first_store: bool
+    second_store: bool
+
+
+def stress_launch(stress: Stress, lanes: int = 128) -> StressLaunch | None:
+    """The stress kernel launch ``stress`` asks for, or None when memory stress is off.
+
+    It runs ``stress_iterations + pre_stress`` iterations: launched just before the test kernel,
+    its first ``pre_stress`` iterations stand in for per-program pre-stress.
+    """
+    validate_stress(stress)
+    if not stress.mem_stress:
+        return None
+    first, second = pattern_flags(stress.stress_pattern)
+    return StressLaunch(stress.stress_programs, lanes, stress.stress_iterations + stress.pre_stress,
+                        stress.scratch_words, first, second)
+
+
+@dataclass
+class _Setup:
+    key: tuple[Any, ...]
+    test: LitmusTest
+    layout: Layout
+    kernel: Any
+    spec: LaunchSpec
+    heaps: list[Any]
+    table: Any
+    out: Any
+    fallbacks: tuple[str, ...]
+
+
+class CudaBackend:
+    """Runs variants on one GPU in grid mode.
+
+    Options: ``device`` (CUDA device index), ``block`` (lanes per program, a power of two),
+    ``num_warps`` of the test kernel, ``spin_bound`` (caps every spin when
+    ``RunConfig.spin_bound`` is not set; None keeps each spin's own bound).
+    """
+
+    name = "cuda"
+
+    def __init__(self, device: int = 0, block: int = DEFAULT_BLOCK, num_warps: int = 4,
+                 spin_bound: int | None = None) -> None:
+        import torch
+
+        if not torch.cuda.is_available():
+            raise LitmusError("cuda backend: no CUDA device (torch.cuda.is_available() is False); use --backend cpu")
+        block_for(block, block)
+        self.device = torch.device("cuda", device)
+        self.block = block
+        self.num_warps = num_warps
+        self.spin_bound = spin_bound
+        self.capability = torch.cuda.get_device_capability(self.device)
+        self._stream = torch.cuda.Stream(device=self.device)
+        self._stress_kernel: Any = None
+        self._scratch: Any = None
+        self._setup: _Setup | None = None
+
+    # ------------------------------------------------------------------ Backend protocol
+
+    def describe(self) -> dict[str, Any]:
+        """Backend, GPU name and arch (read from the device), versions and the note."""
+        import torch
+
+        major, minor = self.capability
+        return {
+            "backend": self.name,
+            "device": torch.cuda.get_device_name(self.device),
+            "arch": f"sm_{major}{minor}",
+            "world_size": 1,
+            "placement": "ranks = groups of CTAs of one grid on one GPU",
+            "default_instances": 1 << 20,
+            "torch": torch.__version__,
+            "triton": importlib.metadata.version("triton"),
+            "note": NOTE,
+        }
+
+    def skip_reason(self, test: LitmusTest) -> str | None:
+        """Why ``test`` cannot run here (a construct codegen cannot emit), or None."""
+        from litmus.codegen import generate
+
+        try:
+            generate(test, self._options(1, None))
+        except LitmusError as e:
+            return f"no Triton form: {e}"
+        return None
+
+    def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
+        """Run ``config.instances`` (rounded up to a power of two) instances of ``test`` once."""
+        import torch
+
+        from litmus.codegen.host import perm_tensor
+
+        t0 = time.perf_counter()
+        setup = self._prepare(test, config)
+        spec = setup.spec
+        init_strided(setup.layout, setup.heaps, spec.plan)
+        setup.out.zero_()
+        perms = round_permutations(setup.layout, spec.n_instances, config, round_index)
+        perm = perm_tensor(perms, self.device)
+        stress = stress_launch(config.stress)
+        torch.cuda.synchronize(self.device)
+        k0 = time.perf_counter()
+        if stress is not None:
+            self._launch_stress(stress, round_seed(config, round_index))
+        setup.kernel[spec.grid](*spec.args(setup.table, setup.out, perm), BLOCK=spec.block,
+                                num_warps=self.num_warps)
+        torch.cuda.synchronize(self.device)
+        kernel_seconds = time.perf_counter() - k0
+        rows = self._count(setup)
+        return Round(rows=rows, instances=spec.n_instances, seconds=time.perf_counter() - t0,
+                     extra={"kernel_seconds": kernel_seconds, "seed": round_seed(config, round_index),
+                            "perms": perms, "fallbacks": list(setup.fallbacks),
+                            "mem_stress": stress is not None})
+
+    def close(self) -> None:
+        """Free the device buffers."""
+        self._setup = None
+        self._scratch = None
+
+    def __enter__(self) -> "CudaBackend":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ internals
+
+    def _options(self, block: int, spin_bound: int | None) -> CodegenOptions:
+        return CodegenOptions(backend="cuda", mode="grid", block=block, addressing="loc_major",
+                              spin_bound=spin_bound)
+
+    def _prepare(self, test: LitmusTest, config: RunConfig) -> _Setup:
+        import torch
+
+        from litmus.codegen import generate, load_kernel
+        from litmus.codegen.host import make_out, pointer_table
+
+        validate_stress(config.stress)
+        n = instance_count(config.instances)
+        block = block_for(n, self.block)
+        spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
+        key = (test, n, block, config.stress.stride, spin_bound)
+        if self._setup is not None and self._setup.key == key:
+            return self._setup
+        self._setup = None
+        source = generate(test, self._options(block, spin_bound))
+        module = load_kernel(source, interpret=False)
+        layout = source.layout
+        spec = launch_spec(layout, n, config.stress.stride)
+        heaps = [torch.zeros(spec.plan.words, dtype=torch.int32, device=self.device) for _ in range(layout.n_ranks)]
+        self._setup = _Setup(key, test, layout, getattr(module, layout.kernel(None).name), spec, heaps,
+                             pointer_table(heaps, self.device), make_out(layout, n, self.device), source.fallbacks)
+        return self._setup
+
+    def _launch_stress(self, stress: StressLaunch, seed: int) -> None:
+        import torch
+
+        from litmus.run.stress import load_stress_kernel
+
+        if self._stress_kernel is None:
+            self._stress_kernel = load_stress_kernel()
+        if self._scratch is None or self._scratch.numel() != stress.scratch_words:
+            self._scratch = torch.zeros(stress.scratch_words, dtype=torch.int32, device=self.device)
+            self._sink = torch.zeros(stress.programs * stress.lanes, dtype=torch.int32, device=self.device)
+        if self._sink.numel() < stress.programs * stress.lanes:
+            self._sink = torch.zeros(stress.programs * stress.lanes, dtype=torch.int32, device=self.device)
+        self._stream.wait_stream(torch.cuda.current_stream(self.device))
+        with torch.cuda.stream(self._stream):
+            self._stress_kernel[(stress.programs,)](
+                self._scratch, self._sink, stress.iterations, seed, SCRATCH=stress.scratch_words,
+                LANES=stress.lanes, FIRST_STORE=stress.first_store, SECOND_STORE=stress.second_store)
+
+    def _count(self, setup: _Setup) -> list[Row]:
+        from litmus.codegen.host import histogram, timed_out
+
+        heaps = compact_heaps(setup.heaps, setup.spec.plan)
+        late = timed_out(setup.out, setup.layout)
+        keys = setup.layout.observables
+        rows: list[Row] = []
+        n_late = int(late.sum())
+        parts = [(False, None)] if n_late == 0 else [(False, ~late), (True, late)]
+        for flag, mask in parts:
+            for values, count in histogram(setup.out, heaps, setup.layout, mask).items():
+                rows.append((dict(zip(keys, values)), flag, count))
+        return rows

@@ -1,0 +1,209 @@
+"""Stress applied by the run backends: seeded instance shuffling, strided heaps, memory stress.
+
+In the manner of GPUHarbor / MC Mutants (Levine et al., ASPLOS 2023):
+
+- *shuffle*: each litmus thread plays its instances in a seeded random co-prime order
+  (``codegen.host.permutations``), so the two sides of one instance run on different lanes,
+  programs and SMs; the seed of round ``k`` is ``config.seed + k``, so a run is reproducible;
+- *stride*: instance ``i`` of location slot ``s`` lives at word ``s*N*stride + i*stride``, which
+  spreads the instances' locations over cache lines;
+- *memory stress*: extra programs hammer a scratch buffer with a chosen access pattern while the
+  test runs (CUDA only: :func:`stress_kernel_source`, launched on a second stream).
+
+Nothing here imports triton; torch is imported by the calls that need it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
+
+from litmus.codegen.layout import Layout
+from litmus.errors import LitmusError
+from litmus.run.config import PATTERNS, RunConfig, Stress
+
+if TYPE_CHECKING:
+    import torch
+
+# Largest power of two a backend runs in one launch (BLOCK lanes x programs).
+MAX_INSTANCES = 1 << 26
+
+
+def round_seed(config: RunConfig, round_index: int) -> int:
+    """The seed of round ``round_index``: ``config.seed + round_index``."""
+    return int(config.seed) + int(round_index)
+
+
+def instance_count(requested: int) -> int:
+    """``requested`` rounded up to a power of two (generated kernels need ``N = P * BLOCK``)."""
+    if requested < 1:
+        raise LitmusError(f"--instances {requested}: run at least one instance per round")
+    n = 1 << (int(requested) - 1).bit_length()
+    if n > MAX_INSTANCES:
+        raise LitmusError(f"--instances {requested}: at most {MAX_INSTANCES} instances per round")
+    return n
+
+
+def round_permutations(layout: Layout, n_instances: int, config: RunConfig, round_index: int) -> list[tuple[int, int]]:
+    """``(k_t, c_t)`` per thread for this round: seeded co-prime shuffles, or all identity
+    when ``config.stress.shuffle`` is off."""
+    from litmus.codegen.host import permutations
+
+    if not config.stress.shuffle:
+        return [(1, 0)] * len(layout.threads)
+    return permutations(layout, n_instances, round_seed(config, round_index))
+
+
+def validate_stress(stress: Stress) -> None:
+    """Raise ``LitmusError`` naming the bad parameter when ``stress`` cannot be run."""
+    where = f"stress {stress.name!r}"
+    if stress.stress_pattern not in PATTERNS:
+        raise LitmusError(f"{where}: stress_pattern {stress.stress_pattern!r}; use one of {', '.join(PATTERNS)}")
+    if stress.stride < 1:
+        raise LitmusError(f"{where}: stride {stress.stride}; use 1 or more words")
+    for name in ("stress_programs", "stress_iterations", "pre_stress", "scratch_words"):
+        if getattr(stress, name) < 0:
+            raise LitmusError(f"{where}: {name} {getattr(stress, name)} is negative; use 0 or more")
+    if stress.mem_stress:
+        if stress.stress_programs < 1 or stress.stress_iterations < 1:
+            raise LitmusError(f"{where}: mem_stress needs stress_programs >= 1 and stress_iterations >= 1")
+        if stress.scratch_words < 64 or stress.scratch_words & (stress.scratch_words - 1):
+            raise LitmusError(f"{where}: scratch_words {stress.scratch_words}; use a power of two >= 64")
+
+
+# --------------------------------------------------------------------------- strided heaps
+
+
+@dataclass(frozen=True)
+class HeapPlan:
+    """Where instance ``i`` of slot ``s`` lives: word ``s*loc_stride + i*inst_stride``.
+
+    Needs a ``loc_major`` layout; ``stride`` spreads consecutive instances ``stride`` words apart.
+    """
+
+    n_instances: int
+    n_slots: int
+    stride: int
+
+    @property
+    def loc_stride(self) -> int:
+        """Words between consecutive slots of one instance."""
+        return self.n_instances * self.stride
+
+    @property
+    def inst_stride(self) -> int:
+        """Words between consecutive instances of one slot."""
+        return self.stride
+
+    @property
+    def words(self) -> int:
+        """int32 words of each heap."""
+        return self.n_slots * self.n_instances * self.stride
+
+
+def heap_plan(layout: Layout, n_instances: int, stride: int) -> HeapPlan:
+    """The heap plan for ``layout`` (which must use ``loc_major`` addressing)."""
+    if layout.addressing != "loc_major":
+        raise ValueError(f"{layout.test_id}: strided heaps need loc_major addressing, not {layout.addressing}")
+    return HeapPlan(n_instances, layout.n_slots, max(1, int(stride)))
+
+
+def _slots_view(heap: "torch.Tensor", plan: HeapPlan) -> "torch.Tensor":
+    """``[n_slots, N]`` view of a heap: the words the kernel uses (stride padding dropped)."""
+    return heap.view(plan.n_slots, plan.n_instances, plan.stride)[:, :, 0]
+
+
+def init_strided(layout: Layout, heaps: Sequence["torch.Tensor"], plan: HeapPlan) -> None:
+    """Zero every heap and write each location's initial value into its home heap."""
+    for h in heaps:
+        h.zero_()
+    for loc in layout.locations:
+        if loc.init:
+            _slots_view(heaps[loc.home], plan)[loc.slot].fill_(loc.init)
+
+
+def compact_heaps(heaps: Sequence["torch.Tensor"], plan: HeapPlan) -> list["torch.Tensor"]:
+    """Heaps in the plain ``loc_major`` layout (stride 1) for ``codegen.host.histogram``.
+
+    With stride 1 the heaps themselves are returned (no copy).
+    """
+    if plan.stride == 1:
+        return list(heaps)
+    return [_slots_view(h, plan).reshape(-1).contiguous() for h in heaps]
+
+
+# --------------------------------------------------------------------------- memory stress (CUDA)
+
+# Each stress program loops over ``iterations`` and touches two words of the scratch buffer per
+# iteration, chosen by a linear-congruential walk seeded by the program id and the round seed, with
+# the access pair
+# of ``pattern`` (MC Mutants' store-store / store-load / load-store / load-load).  Loads are
+# accumulated and written to a sink word so the compiler cannot drop them.
+_STRESS_SOURCE = '''"""Memory-stress kernel (litmus.run.stress); generated, do not edit."""
+
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def litmus_stress(scratch, sink, iterations, seed, SCRATCH: tl.constexpr, LANES: tl.constexpr,
+                  FIRST_STORE: tl.constexpr, SECOND_STORE: tl.constexpr):
+    pid = tl.program_id(0)
+    lane = tl.arange(0, LANES)
+    acc = lane * 0
+    pos = (pid * 7919 + lane * 31 + seed) & (SCRATCH - 1)
+    for it in range(iterations):
+        a = scratch + pos
+        b = scratch + ((pos + SCRATCH // 2) & (SCRATCH - 1))
+        if FIRST_STORE:
+            tl.store(a, acc + it)
+        else:
+            acc += tl.load(a, volatile=True)
+        if SECOND_STORE:
+            tl.store(b, acc + pid)
+        else:
+            acc += tl.load(b, volatile=True)
+        pos = (pos * 1103515245 + 12345 + it) & (SCRATCH - 1)
+    tl.store(sink + pid * LANES + lane, acc)
+'''
+
+STRESS_SIGNATURE: dict[str, str] = {
+    "scratch": "*i32", "sink": "*i32", "iterations": "i32", "seed": "i32",
+    "SCRATCH": "constexpr", "LANES": "constexpr", "FIRST_STORE": "constexpr", "SECOND_STORE": "constexpr",
+}
+
+
+def stress_kernel_source() -> str:
+    """Source of the ``litmus_stress`` Triton kernel (a real module; load it from a file)."""
+    return _STRESS_SOURCE
+
+
+def load_stress_kernel(interpret: bool = False) -> Any:
+    """The ``litmus_stress`` kernel, imported from a file in the litmus kernel cache."""
+    import hashlib
+    import importlib.util
+    import sys
+
+    from litmus.codegen.loader import _interpret_env, cache_root, write_atomic
+
+    text = stress_kernel_source()
+    path = cache_root() / "kernels" / f"litmus_stress_{hashlib.sha256(text.encode()).hexdigest()[:16]}.py"
+    if not path.exists() or path.read_text() != text:
+        write_atomic(path, text)
+    name = f"{path.stem}_{'interp' if interpret else 'gpu'}"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        with _interpret_env(interpret):
+            spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return sys.modules[name].litmus_stress
+
+
+def pattern_flags(pattern: str) -> tuple[bool, bool]:
+    """``(first access is a store, second access is a store)`` of a stress pattern."""
+    if pattern not in PATTERNS:
+        raise LitmusError(f"stress_pattern {pattern!r}; use one of {', '.join(PATTERNS)}")
+    first, second = pattern.split("-")
+    return first == "store", second == "store"

@@ -1,0 +1,159 @@
+"""The cuda backend: what can be checked without a GPU, and GPU runs marked ``gpu``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from litmus.codegen import CodegenOptions, build_layout
+from litmus.errors import LitmusError
+from litmus.run.config import PRESETS, RunConfig, Stress
+from litmus.run.cuda import NOTE, block_for, launch_spec, stress_launch
+from litmus.run.stress import (
+    STRESS_SIGNATURE,
+    compact_heaps,
+    heap_plan,
+    init_strided,
+    instance_count,
+    load_stress_kernel,
+    round_permutations,
+    validate_stress,
+)
+from tests.run import irs
+
+
+def _layout(block: int = 128):
+    return build_layout(irs.mp_release_acquire(), CodegenOptions(backend="cuda", mode="grid", block=block))
+
+
+def test_launch_spec_builds_grid_and_arguments():
+    layout = _layout(128)
+    spec = launch_spec(layout, 1024, stride=4)
+    assert spec.progs_per_role == 8 and spec.grid == (2 * 8,)  # two roles
+    assert spec.args("T", "O", "P") == ("T", "O", "P", 1024, 8, 1024 * 4, 4)
+    assert spec.plan.words == layout.n_slots * 1024 * 4
+    with pytest.raises(ValueError):
+        launch_spec(layout, 100, stride=1)
+
+
+def test_block_and_instances_are_powers_of_two():
+    assert block_for(64, 256) == 64 and block_for(1 << 20, 256) == 256
+    with pytest.raises(LitmusError):
+        block_for(64, 100)
+    assert instance_count(1) == 1 and instance_count(1000) == 1024 and instance_count(1 << 16) == 1 << 16
+    with pytest.raises(LitmusError):
+        instance_count(0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**20), st.integers(0, 50), st.integers(2, 14))
+def test_permutations_are_reproducible_from_the_seed(seed, round_index, log_n):
+    layout = _layout(4)
+    n = 1 << log_n
+    cfg = RunConfig(seed=seed, stress=PRESETS["default"])
+    a = round_permutations(layout, n, cfg, round_index)
+    assert a == round_permutations(layout, n, cfg, round_index)
+    assert a == round_permutations(layout, n, replace(cfg, seed=seed + round_index), 0)  # seed + round
+    import math
+
+    assert a[0] == (1, 0) and all(math.gcd(k, n) == 1 and 0 <= c < n for k, c in a)
+    assert round_permutations(layout, n, RunConfig(seed=seed, stress=PRESETS["none"]), round_index) == [(1, 0)] * 2
+
+
+def test_stress_validation_names_the_parameter():
+    validate_stress(PRESETS["heavy"])
+    for bad, word in ((Stress(stress_pattern="load-nothing"), "stress_pattern"), (Stress(stride=0), "stride"),
+                      (Stress(mem_stress=True, stress_programs=0, stress_iterations=4), "stress_programs"),
+                      (Stress(mem_stress=True, stress_programs=2, stress_iterations=4, scratch_words=1000),
+                       "scratch_words"), (Stress(pre_stress=-1), "pre_stress")):
+        with pytest.raises(LitmusError, match=word):
+            validate_stress(bad)
+
+
+def test_stress_launch_follows_the_preset():
+    assert stress_launch(PRESETS["default"]) is None
+    heavy = stress_launch(PRESETS["heavy"])
+    assert heavy is not None and heavy.programs == 64 and heavy.iterations == 64 + 16
+    assert (heavy.first_store, heavy.second_store) == (True, False)  # store-load
+    ll = stress_launch(replace(PRESETS["heavy"], stress_pattern="load-load"))
+    assert (ll.first_store, ll.second_store) == (False, False)
+
+
+def test_strided_heaps_roundtrip():
+    import torch
+
+    layout = _layout(4)
+    plan = heap_plan(layout, 8, 3)
+    heaps = [torch.full((plan.words,), 9, dtype=torch.int32) for _ in range(layout.n_ranks)]
+    layout = replace(layout, locations=tuple(replace(l, init=5) if l.name == "x" else l for l in layout.locations))
+    init_strided(layout, heaps, plan)
+    x = layout.location("x")
+    compact = compact_heaps(heaps, plan)
+    assert compact[x.home][x.slot * 8:(x.slot + 1) * 8].tolist() == [5] * 8
+    assert int(heaps[x.home].sum()) == 5 * 8  # padding words and other slots are zero
+    assert compact_heaps(heaps, heap_plan(layout, 8 * 3, 1))[0] is heaps[0]
+
+
+@pytest.mark.parametrize("pattern", ["store-load", "load-store"])
+def test_stress_kernel_compiles_for_sm90_on_the_cpu(pattern, run_litmus_cache):
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+
+    launch = stress_launch(replace(PRESETS["heavy"], stress_pattern=pattern))
+    src = ASTSource(load_stress_kernel(interpret=False), dict(STRESS_SIGNATURE),
+                    constexprs={"SCRATCH": 4096, "LANES": 128, "FIRST_STORE": launch.first_store,
+                                "SECOND_STORE": launch.second_store})
+    ptx = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4}).asm["ptx"]
+    assert "ld.volatile.global" in ptx and "st.global" in ptx
+
+
+def test_constructing_without_a_gpu_is_a_user_error():
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("a CUDA device is present")
+    from litmus.run.cuda import CudaBackend
+
+    with pytest.raises(LitmusError, match="no CUDA device"):
+        CudaBackend()
+    assert "one GPU" in NOTE
+
+
+# --------------------------------------------------------------------------- on a GPU
+
+
+@pytest.fixture(scope="module")
+def cuda_backend():
+    from litmus.run.cuda import CudaBackend
+
+    backend = CudaBackend()
+    yield backend
+    backend.close()
+
+
+@pytest.mark.gpu
+def test_gpu_mp_release_acquire_is_correct(cuda_backend):
+    from litmus.run.driver import run_tests
+
+    [res] = run_tests([irs.mp_release_acquire()], cuda_backend, RunConfig(iterations=3, instances=1 << 16))
+    assert res.verdict.verdict == "correct" and res.verdict.instances == 3 << 16
+    d = cuda_backend.describe()
+    import torch
+
+    major, minor = torch.cuda.get_device_capability()
+    assert d["arch"] == f"sm_{major}{minor}"
+
+
+@pytest.mark.gpu
+def test_gpu_mislabelled_is_violation_and_heavy_stress_runs(cuda_backend):
+    from litmus.run.driver import run_tests
+
+    cfg = RunConfig(iterations=2, instances=1 << 14, stress=PRESETS["heavy"])
+    [res] = run_tests([irs.mp_payload_first_mislabelled()], cuda_backend, cfg)
+    assert res.verdict.verdict == "VIOLATION" and res.verdict.instances == 2 << 14
+    r = cuda_backend.run_round(irs.spin_never(), RunConfig(instances=256, spin_bound=8), 0)
+    assert [(late, n) for _, late, n in r.rows] == [(True, 256)]

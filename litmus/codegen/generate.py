@@ -99,7 +99,7 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
         lines.append(f"# shared CTA: lanes [s*BLOCK, (s+1)*BLOCK) play thread s; ops in one "
                      f"{options.shared_cta_order} program order")
     lines += [f"lane = tl.arange(0, {width} * BLOCK)" if width > 1 else "lane = tl.arange(0, BLOCK)",
-              "local = lane % BLOCK",
+              "local = lane % BLOCK" if width > 1 else "local = lane",
               "zero = lane * 0",
               "first = (block * BLOCK + local).to(tl.int64)"]
     homes = sorted({loc.home for loc in layout.locations} | {t.rank for t in role})
@@ -119,13 +119,14 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
         if mask:
             lines.append(f"{mask} = (lane >= {slot} * BLOCK) & (lane < {slot + 1} * BLOCK)")
         lines.append(f"i_{p} = (first * tl.load(perm + {2 * ti}) + tl.load(perm + {2 * ti + 1})) % n_instances")
-        lines.append(f"s_{p} = heap{t.rank} + ({layout.scratch_slot} * loc_stride + i_{p} * inst_stride)")
+        lines.append(f"b_{p} = i_{p} * inst_stride")
+        lines.append(f"s_{p} = heap{t.rank} + ({layout.scratch_slot} * loc_stride + b_{p})")
         used = {getattr(ins, "loc", None) for ins in t.instrs} - {None}
         for loc in layout.locations:
             if loc.name in used:
                 var = f"a_{p}_{_ident(loc.name)}"
                 ctx.addr[loc.name] = var
-                lines.append(f"{var} = heap{loc.home} + ({loc.slot} * loc_stride + i_{p} * inst_stride)"
+                lines.append(f"{var} = heap{loc.home} + ({loc.slot} * loc_stride + b_{p})"
                              f"  # {loc.name}")
         init = dict(t.reg_init)
         for r, var in ctx.regs.items():
@@ -175,8 +176,45 @@ def _kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, emitter: 
     for g, names in enumerate(entry.roles):
         out.append(f"    if role == {g}:")
         body = _role_lines(test, layout, tuple(threads[n] for n in names), emitter, options)
-        out += ["        " + line for line in body]
+        out += ["        " + line for line in drop_dead_assignments(body)]
     return "\n".join(out) + "\n"
+
+
+_ASSIGN = re.compile(r"^([A-Za-z_]\w*) = ")
+_HARNESS = re.compile(r"^(?:(?:s|o|st|b)_T\d+|local)$")
+_PURE_CALLS = re.compile(r"tl\.load\((heap_ptrs|perm) \+ \d+\)|tl\.pointer_type|tl\.int(32|64)|tl\.arange")
+
+
+def _has_effect(line: str) -> bool:
+    """Whether the right-hand side of ``line`` calls into triton beyond pure arithmetic."""
+    return "tl." in _PURE_CALLS.sub("", line.split(" = ", 1)[1])
+
+
+def drop_dead_assignments(lines: list[str]) -> list[str]:
+    """``lines`` without assignments to names that no other line reads.
+
+    Every emitted line is a full-width vector op (a NumPy pass over all lanes under the
+    interpreter), so per-thread scratch, status and output pointers of threads that never
+    use them cost real time.  Names assigned more than once are kept.
+    """
+    while True:
+        text = "\n".join(lines)
+        targets: dict[str, int] = {}
+        for line in lines:
+            m = _ASSIGN.match(line)
+            if m:
+                targets[m.group(1)] = targets.get(m.group(1), 0) + 1
+        dead = {
+            name for name, n in targets.items()
+            if n == 1 and len(re.findall(rf"\b{re.escape(name)}\b", text)) == 1
+        }
+        # only harness pointers/indices may go, and only when pure arithmetic: a memory op
+        # is an event of the test and a register is part of its outcome
+        dead = {name for name in dead if _HARNESS.match(name) and not any(
+            (m := _ASSIGN.match(ln)) and m.group(1) == name and _has_effect(ln) for ln in lines)}
+        if not dead:
+            return lines
+        lines = [ln for ln in lines if not ((m := _ASSIGN.match(ln)) and m.group(1) in dead)]
 
 
 def generate(test: LitmusTest, options: CodegenOptions | None = None) -> KernelSource:

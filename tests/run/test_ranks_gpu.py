@@ -1,0 +1,45 @@
+"""The ranks backend on GPUs: nccl + symmetric-memory heaps, one process per GPU."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import torch
+
+from litmus.run.config import RunConfig
+from litmus.run.driver import run_tests
+from litmus.run.ranks import RanksBackend
+from litmus.spec import load_paths
+
+pytestmark = pytest.mark.gpu
+
+
+def _need_gpus(n: int) -> None:
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device")
+    if torch.cuda.device_count() < n:
+        pytest.skip(f"needs {n} CUDA devices, found {torch.cuda.device_count()}")
+
+
+@pytest.mark.parametrize("world, ids", [
+    (1, ["MP[relacq-samecta-sys]", "MP[relacq-xcta-gpu]"]),
+    (2, ["MP[relacq-xgpu-sys]", "MP[relaxed-xgpu-sys]"]),
+])
+def test_mp_through_symmetric_memory(world: int, ids: list[str]) -> None:
+    _need_gpus(world)
+    tests = [t for t in load_paths(["catalog/mp.yaml"]) if t.id in ids]
+    backend = RanksBackend(world_size=world, device="cuda", timeout_s=120.0)
+    try:
+        results = run_tests(tests, backend, RunConfig(iterations=2, instances=1 << 14))
+        pids = backend.worker_pids
+        assert backend.describe()["heaps"] == "symm_mem"
+    finally:
+        backend.close()
+    for r in results:
+        assert r.verdict is not None and r.record is not None
+        assert r.verdict.verdict != "VIOLATION", r.record["histogram"]
+        assert sum(b["count"] for b in r.record["histogram"]) == r.record["instances"] == 2 * (1 << 14)
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)

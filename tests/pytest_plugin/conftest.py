@@ -14,7 +14,8 @@ import triton  # noqa: F401
 # torch and triton are imported here so in-process pytester runs find them already loaded:
 # pytester drops every module first imported inside a run, and unloading torch crashes Python.
 
-pytest_plugins = ["pytester"]
+# pytester itself is enabled for the whole suite in pyproject.toml (-p pytester): pytest only
+# honours pytest_plugins in the top-level conftest.
 
 REPO = Path(__file__).resolve().parents[2]
 CATALOG = REPO / "catalog"

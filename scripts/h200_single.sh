@@ -23,6 +23,7 @@ RUN_BUDGET=${RUN_BUDGET:-0.5}
 step() { echo "=== $(date -u +%T) $*" | tee -a "$LOG"; }
 
 step "machine"
+python3 -m litmus doctor >>"$LOG" 2>&1
 nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv >>"$LOG" 2>&1
 python3 -c "import sys, torch, triton; print('python', sys.version.split()[0], 'torch', torch.__version__, 'triton', triton.__version__, 'device', torch.cuda.get_device_name(0), torch.cuda.get_device_capability(0))" >>"$LOG" 2>&1
 

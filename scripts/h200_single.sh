@@ -29,7 +29,7 @@ python3 -c "import sys, torch, triton; print('python', sys.version.split()[0], '
 
 if [ "$phase" = 1 ]; then
   step "catalog on cuda, ${RUN_BUDGET}s per variant (resumable)"
-  timeout "${RUN_TIMEOUT:-300}" python3 -m litmus run catalog/ --backend cuda --time-budget "$RUN_BUDGET" \
+  timeout "${RUN_TIMEOUT:-390}" python3 -m litmus run catalog/ --backend cuda --time-budget "$RUN_BUDGET" \
       --instances 4194304 --seed 1 --out "$JSONL" --resume >"$OUT/run-table-1.txt" 2>>"$LOG"
   echo "run exit $?" | tee -a "$LOG"
   cp "$JSONL" "$OUT/"
@@ -42,13 +42,13 @@ if [ "$phase" = 1 ]; then
   timeout 60 python3 -m pytest -q -m gpu tests/run tests/codegen -p no:cacheprovider >>"$LOG" 2>&1
 else
   step "finish the catalog on cuda (--resume)"
-  timeout "${RUN_TIMEOUT:-300}" python3 -m litmus run catalog/ --backend cuda --time-budget "$RUN_BUDGET" \
+  timeout "${RUN_TIMEOUT:-390}" python3 -m litmus run catalog/ --backend cuda --time-budget "$RUN_BUDGET" \
       --instances 4194304 --seed 1 --out "$JSONL" --resume >"$OUT/run-table-2.txt" 2>>"$LOG"
   echo "run exit $?" | tee -a "$LOG"
   cp "$JSONL" "$OUT/"
   if [ -f scripts/h200_ranks_ws1.py ]; then
     step "ranks backend, world_size 1, symmetric memory"
-    timeout 200 python3 scripts/h200_ranks_ws1.py "$OUT/h200-ranks-ws1.jsonl" >>"$LOG" 2>&1
+    timeout 150 python3 scripts/h200_ranks_ws1.py "$OUT/h200-ranks-ws1.jsonl" >>"$LOG" 2>&1
     echo "ranks exit $?" | tee -a "$LOG"
   fi
 fi

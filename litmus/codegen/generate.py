@@ -115,10 +115,14 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
                             regs={r: f"{p}_{_ident(r)}" for r in _thread_regs(t)},
                             addr={}, status=f"st_{p}",
                             spin_bits={i: b for (tn, i), b in spin_bits.items() if tn == t.name})
-        lines.append(f"# thread {t.name}: instance i = (j * k + c) % n_instances, (k, c) = perm[{ti}]")
+        # Threads sharing a CTA must play the same instances in the same program, or the
+        # instance's two sides would sit in different CTAs: they all use the role's first
+        # thread's permutation.
+        pi = layout.threads.index(role[0].name)
+        lines.append(f"# thread {t.name}: instance i = (j * k + c) % n_instances, (k, c) = perm[{pi}]")
         if mask:
             lines.append(f"{mask} = (lane >= {slot} * BLOCK) & (lane < {slot + 1} * BLOCK)")
-        lines.append(f"i_{p} = (first * tl.load(perm + {2 * ti}) + tl.load(perm + {2 * ti + 1})) % n_instances")
+        lines.append(f"i_{p} = (first * tl.load(perm + {2 * pi}) + tl.load(perm + {2 * pi + 1})) % n_instances")
         lines.append(f"b_{p} = i_{p} * inst_stride")
         lines.append(f"s_{p} = heap{t.rank} + ({layout.scratch_slot} * loc_stride + b_{p})")
         used = {getattr(ins, "loc", None) for ins in t.instrs} - {None}

@@ -20,7 +20,7 @@ from typing import Any
 
 from litmus.codegen import CodegenOptions, Layout
 from litmus.errors import LitmusError
-from litmus.ir import LitmusTest
+from litmus.ir import LitmusTest, Spin
 from litmus.run.backend import Round, Row
 from litmus.run.config import RunConfig, Stress
 from litmus.run.stress import (
@@ -70,6 +70,26 @@ def launch_spec(layout: Layout, n_instances: int, stride: int) -> LaunchSpec:
     entry = layout.kernel(None)
     progs = n_instances // layout.block
     return LaunchSpec(n_instances, layout.block, progs, entry.grid(progs), heap_plan(layout, n_instances, stride))
+
+
+RESIDENT_PROGRAMS_PER_SM = 2
+"""Programs of a spinning test per SM that are sure to be resident at once (see resident_instances)."""
+
+
+def resident_instances(test: LitmusTest, sm_count: int, block: int, requested: int) -> int:
+    """Instances per round for ``test``: ``requested``, capped for tests that spin.
+
+    A vector spin waits for every lane's partner instance, which lives in other programs; if
+    those programs are not resident yet the spin can only time out. So a spinning test runs
+    at most ``RESIDENT_PROGRAMS_PER_SM * sm_count`` programs in all (a power of two per
+    role), and more rounds instead.
+    """
+    if not any(isinstance(i, Spin) for t in test.threads for i in t.instrs):
+        return requested
+    roles = len({(t.rank, t.cta) for t in test.threads})
+    per_role = max(1, (RESIDENT_PROGRAMS_PER_SM * sm_count) // roles)
+    per_role = 1 << (per_role.bit_length() - 1)
+    return min(requested, per_role * block)
 
 
 def block_for(n_instances: int, block: int) -> int:
@@ -142,6 +162,7 @@ class CudaBackend:
         self.spin_bound = spin_bound
         self.capability = torch.cuda.get_device_capability(self.device)
         self._stream = torch.cuda.Stream(device=self.device)
+        self.sm_count = torch.cuda.get_device_properties(self.device).multi_processor_count
         self._stress_kernel: Any = None
         self._scratch: Any = None
         self._setup: _Setup | None = None
@@ -227,7 +248,7 @@ class CudaBackend:
         from litmus.codegen.host import make_out, pointer_table
 
         validate_stress(config.stress)
-        n = instance_count(config.instances)
+        n = resident_instances(test, self.sm_count, self.block, instance_count(config.instances))
         block = block_for(n, self.block)
         spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
         key = (test, n, block, config.stress.stride, spin_bound)

@@ -47,6 +47,7 @@ def run_variant(
     start = time.perf_counter()
     first: float | None = None
     rounds = 0
+    warm = start
     while True:
         r = backend.run_round(test, config, rounds)
         rounds += 1
@@ -57,11 +58,14 @@ def run_variant(
             )
         rows.extend(r.rows)
         rows = merge_rows(rows)
-        elapsed = time.perf_counter() - start
+        now = time.perf_counter()
+        elapsed = now - start
+        if rounds == 1:
+            warm = now  # the first round also compiles the kernel: the budget starts after it
         if first is None and any(not t and in_target(test, s) and n for s, t, n in r.rows):
             first = elapsed
         if config.time_budget is not None:
-            frac = elapsed / config.time_budget
+            frac = (now - warm) / config.time_budget if rounds > 1 else 0.0
         else:
             frac = rounds / max(1, config.iterations or 1)
         if on_progress:

@@ -157,3 +157,32 @@ def test_gpu_mislabelled_is_violation_and_heavy_stress_runs(cuda_backend):
     assert res.verdict.verdict == "VIOLATION" and res.verdict.instances == 2 << 14
     r = cuda_backend.run_round(irs.spin_never(), RunConfig(instances=256, spin_bound=8), 0)
     assert [(late, n) for _, late, n in r.rows] == [(True, 256)]
+
+
+def test_spinning_tests_are_capped_to_resident_programs() -> None:
+    from litmus.run.cuda import RESIDENT_PROGRAMS_PER_SM, resident_instances
+    from litmus.spec import load_paths
+
+    tests = {t.id: t for t in load_paths(["catalog/mp.yaml", "catalog/iris_mp.yaml"])}
+    plain = tests["MP[relacq-xgpu-sys]"]
+    spinning = next(t for t in tests.values() if t.name == "MP-iris")
+    assert resident_instances(plain, 132, 256, 1 << 22) == 1 << 22
+    capped = resident_instances(spinning, 132, 256, 1 << 22)
+    roles = len({(t.rank, t.cta) for t in spinning.threads})
+    assert capped // 256 * roles <= RESIDENT_PROGRAMS_PER_SM * 132
+    assert capped & (capped - 1) == 0 and capped >= 256
+    assert resident_instances(spinning, 132, 256, 512) == 512
+
+
+def test_threads_sharing_a_cta_share_the_instance_permutation() -> None:
+    from litmus.codegen import CodegenOptions, generate
+    from litmus.spec import load_paths
+
+    (t,) = [x for x in load_paths(["catalog/mp_block_payload.yaml"]) if x.id == "MP-block[bar-release-sys]"]
+    text = generate(t, CodegenOptions(backend="cuda", mode="grid")).text
+    shared = [t_.name for t_ in t.threads if (t_.rank, t_.cta) == (t.threads[0].rank, t.threads[0].cta)]
+    assert len(shared) >= 2
+    import re
+
+    perms = set(re.findall(r"i_T\d+ = \(first \* tl.load\(perm \+ (\d+)\)", text.split("if role == 1")[0]))
+    assert perms == {"0"}, perms

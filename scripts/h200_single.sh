@@ -46,7 +46,7 @@ else
       --instances 4194304 --seed 1 --out "$JSONL" --resume >"$OUT/run-table-2.txt" 2>>"$LOG"
   echo "run exit $?" | tee -a "$LOG"
   cp "$JSONL" "$OUT/"
-  if [ -f scripts/h200_ranks_ws1.py ]; then
+  if [ -f scripts/h200_ranks_ws1.py ] && [ -z "${SKIP_RANKS:-}" ]; then
     step "ranks backend, world_size 1, symmetric memory"
     timeout 150 python3 scripts/h200_ranks_ws1.py "$OUT/h200-ranks-ws1.jsonl" >>"$LOG" 2>&1
     echo "ranks exit $?" | tee -a "$LOG"

@@ -17,7 +17,7 @@ from litmus.codegen.ops import Emitter, ThreadContext
 from litmus.codegen.options import CodegenOptions
 from litmus.codegen.source import KernelSource
 from litmus.errors import Problem, UnsupportedError
-from litmus.ir import Compute, LitmusTest, Load, Reg, Rmw, Spin, Thread
+from litmus.ir import Barrier, Compute, LitmusTest, Load, Reg, Rmw, Spin, Thread
 
 _MAX_SPINS = 31  # status bits in one int32 column
 
@@ -139,7 +139,10 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
         contexts.append((t, ctx))
 
     order: list[tuple[Thread, ThreadContext, int]] = []
-    if options.shared_cta_order == "sequential":
+    aligned = barrier_aligned_order(contexts) if width > 1 else None
+    if options.shared_cta_order == "sequential" and aligned is not None:
+        order = aligned
+    elif options.shared_cta_order == "sequential":
         order = [(t, c, i) for t, c in contexts for i in range(len(t.instrs))]
     else:
         longest = max(len(t.instrs) for t, _ in contexts)
@@ -165,6 +168,39 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
             lines.append(f'tl.atomic_or(o_{ctx.ident} + {layout.status_column}, {ctx.status}, mask={smask}, '
                          'sem="relaxed", scope="gpu")')
     return lines
+
+
+def barrier_aligned_order(contexts: list[tuple[Thread, "ThreadContext"]]) -> list[tuple[Thread, "ThreadContext", int]] | None:
+    """One program order for threads sharing a CTA that keeps their CTA barriers aligned.
+
+    ``bar.sync`` means every thread of the CTA reaches barrier k before any passes it, so
+    each thread's ops between barriers k-1 and k are emitted (thread after thread) before
+    barrier k, which is emitted once.  Threads that use different numbers of barriers give
+    None (no aligned order exists).
+    """
+    segments: list[list[tuple[list[int], int | None]]] = []
+    for t, _ in contexts:
+        segs: list[tuple[list[int], int | None]] = []
+        cur: list[int] = []
+        for i, ins in enumerate(t.instrs):
+            if isinstance(ins, Barrier):
+                segs.append((cur, i))
+                cur = []
+            else:
+                cur.append(i)
+        segs.append((cur, None))
+        segments.append(segs)
+    if len({len(s) for s in segments}) != 1 or len(segments[0]) == 1:
+        return None
+    order: list[tuple[Thread, "ThreadContext", int]] = []
+    first_t, first_c = contexts[0]
+    for k in range(len(segments[0])):
+        for (t, c), segs in zip(contexts, segments):
+            order += [(t, c, i) for i in segs[k][0]]
+        bar = segments[0][k][1]
+        if bar is not None:
+            order.append((first_t, first_c, bar))
+    return order
 
 
 def _kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, emitter: Emitter,

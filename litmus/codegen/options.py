@@ -42,7 +42,9 @@ class CodegenOptions:
     ``interleaved`` (at ``i*n_slots + l``: the locations of one instance share cache lines).
     ``spin_bound``: overrides every ``Spin.bound`` when set (the interpreter needs small bounds).
     ``shared_cta_order``: the one program order in which the ops of threads that share a CTA
-    are emitted: ``sequential`` (all of the first thread, then the next) or ``round_robin``.
+    are emitted: ``sequential`` (all of the first thread, then the next; when the threads use
+    the same number of CTA barriers, thread after thread between barriers, each barrier once,
+    so barrier k is where every thread's k-th barrier is) or ``round_robin``.
     ``features``: the triton APIs to use; ``None`` means those of the installed triton.
     """
 

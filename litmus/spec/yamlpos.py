@@ -64,7 +64,11 @@ def _pos(node: yaml.Node) -> Pos:
     return Pos(node.start_mark.line + 1, node.start_mark.column + 1)
 
 
-class _Loader(yaml.SafeLoader):
+# libyaml's parser when PyYAML was built with it (several times faster; same node marks).
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_BASE_LOADER):  # type: ignore[misc, valid-type]
     """A SafeLoader building :class:`LDict`/:class:`LList` and recording duplicate keys."""
 
 

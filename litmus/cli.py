@@ -496,3 +496,48 @@ def doctor(as_json: bool, rendezvous: bool) -> None:
     from litmus.doctor import doctor_main
 
     sys.exit(doctor_main(json=as_json, try_rendezvous=rendezvous))
+
+
+@main.command()
+@click.argument("results", type=click.Path(exists=True, dir_okay=False))
+@click.option("--markdown", is_flag=True, help="Print a Markdown table (for docs/results/).")
+@click.option("--verdict", "verdicts", multiple=True,
+              type=click.Choice(["VIOLATION", "racy-witnessed", "racy-unseen", "correct"]),
+              help="Only records with this verdict (repeatable).")
+@_friendly
+def report(results: str, markdown: bool, verdicts: Sequence[str]) -> None:
+    """Summarise a results file written by 'litmus run' (JSON Lines).
+
+    Prints the machine and versions the run recorded, the verdict counts, and one row per
+    variant: expectation, verdict, instances, how often the target outcome was seen, the weak,
+    forbidden and timed-out counts, the rate (or its 95 % upper bound 3/N when unseen) and the
+    seconds to the first sighting. A torn last line (a killed run) is skipped.
+
+    \b
+    Examples:
+      litmus report litmus-results/cuda-20261202-150000.jsonl
+      litmus report docs/results/h200-single-gpu.jsonl --markdown --verdict racy-witnessed
+    """
+    from pathlib import Path
+
+    from litmus.report.jsonl import read_records
+    from litmus.report.summary import machine_line, markdown_table, verdict_counts
+
+    records = list(read_records(Path(results)))
+    if verdicts:
+        records = [r for r in records if r.get("verdict") in verdicts]
+    click.echo(machine_line(records))
+    click.echo(", ".join(f"{k}: {v}" for k, v in sorted(verdict_counts(records).items())))
+    if markdown:
+        click.echo("")
+        click.echo(markdown_table(records), nl=False)
+    else:
+        for r in records:
+            click.echo(f"{r['id']:<48} {r.get('expect') or '-':<9} {r['verdict']:<15} "
+                       f"{r['instances']:>14,} seen {r['target_count']:>12,}  rate {_rate_text(r)}")
+
+
+def _rate_text(r: dict[str, Any]) -> str:
+    from litmus.report.summary import _rate
+
+    return _rate(r)

@@ -135,7 +135,7 @@ x=0; y=0;
 
 
 def test_help_teaches_with_examples() -> None:
-    for cmd in ("list", "show", "validate", "model", "run", "audit", "doctor"):
+    for cmd in ("list", "show", "validate", "model", "run", "audit", "doctor", "report"):
         res = CliRunner().invoke(main, [cmd, "--help"])
         assert res.exit_code == 0
         assert "Example" in res.output, cmd

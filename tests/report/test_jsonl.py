@@ -38,3 +38,26 @@ def test_corrupt_middle_line_names_file_and_line(tmp_path: Path) -> None:
 
 def test_missing_file_has_no_records(tmp_path: Path) -> None:
     assert list(read_records(tmp_path / "none.jsonl")) == []
+
+
+def test_report_command_summarises_a_results_file(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from litmus.cli import main
+
+    out = tmp_path / "r.jsonl"
+    base = {"source": "m.yaml", "backend": "cpu", "device": "x86", "test": "MP", "expect": "allowed",
+            "counts": {"weak": 2, "forbidden": 0, "timeout": 0}, "bound_95": None, "seconds_to_first": 0.5}
+    append_record(out, {**base, "id": "MP[a]", "variant": "a", "verdict": "racy-witnessed",
+                        "instances": 100, "target_count": 2, "rate": 0.02})
+    append_record(out, {**base, "id": "MP[b]", "variant": "b", "verdict": "correct", "expect": "forbidden",
+                        "instances": 300, "target_count": 0, "rate": 0.0, "bound_95": 0.01,
+                        "counts": {"weak": 0, "forbidden": 0, "timeout": 0}})
+    res = CliRunner().invoke(main, ["report", str(out), "--markdown"])
+    assert res.exit_code == 0, res.output
+    assert "backend cpu, device x86" in res.output
+    assert "correct: 1, racy-witnessed: 1" in res.output
+    assert "| MP | a | allowed | racy-witnessed | 100 | 2 | 2 | 0 | 0 | 0.02 | 0.50 |" in res.output
+    assert "| MP | b | forbidden | correct | 300 | 0 | 0 | 0 | 0 | < 0.01 | 0.50 |" in res.output
+    res = CliRunner().invoke(main, ["report", str(out), "--verdict", "correct"])
+    assert "MP[b]" in res.output and "MP[a]" not in res.output

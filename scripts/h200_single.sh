@@ -11,7 +11,7 @@ OUT=${2:-${OUT:-/tmp/litmus-out}}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1 COLUMNS=180 TRITON_DEFAULT_FP_FUSION=1
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-if ls .whl/*.whl >/dev/null 2>&1; then   # packages the GPU image lacks (pydantic), carried as wheels
+if ! python3 -c "import pydantic" 2>/dev/null && ls .whl/*.whl >/dev/null 2>&1; then   # packages the GPU image lacks (pydantic), carried as wheels
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
   export PYTHONPATH=/tmp/site:$PWD
 else

@@ -9,6 +9,7 @@ from typing import Sequence
 import litmus
 from litmus import ir
 from litmus.errors import LitmusError, Problem
+from litmus.spec import cache as spec_cache
 from litmus.spec.pattern import Pattern, compile_pattern
 from litmus.spec.yamlpos import load_documents
 
@@ -24,9 +25,21 @@ def default_catalog_dir() -> Path:
 def _read_file(path: str | Path) -> tuple[list[Pattern], list[Problem]]:
     file = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         return [], [Problem(file, None, None, f"cannot read the file: {e}")]
+    k = spec_cache.key(file, data)
+    cached = spec_cache.get(k)
+    if cached is not None:
+        return cached, []
+    patterns, problems = _compile_text(text, file)
+    if not problems:
+        spec_cache.put(k, patterns)
+    return patterns, problems
+
+
+def _compile_text(text: str, file: str) -> tuple[list[Pattern], list[Problem]]:
     docs, problems = load_documents(text, file)
     if problems:
         return [], problems

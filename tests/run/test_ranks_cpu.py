@@ -105,18 +105,29 @@ def test_describe_names_the_backend_world_and_interpreter_limits(swapped: RanksB
     assert "one after another" in d["note"] and d["torch"] and d["triton"]
 
 
-def test_four_ranks_one_thread_each(tmp_path: Path) -> None:
-    backend = RanksBackend(world_size=4, device="cpu", interpreter_spin_bound=20000)
+def test_four_ranks_run_mp_symm_barrier_and_iriw(tmp_path: Path) -> None:
+    """A world of 4, test ranks placed in reverse (test rank i on world rank 3 - i)."""
+    backend = RanksBackend(world_size=4, ranks=[3, 2, 1, 0], device="cpu", interpreter_spin_bound=20000)
+    tests = [
+        iriw_on_four_ranks(),
+        _variant("catalog/mp.yaml", "MP[relacq-xgpu-sys]"),
+        _variant("catalog/symm_mem_barrier.yaml", "SYMM-barrier[acqrel-sys]"),
+        _variant("catalog/symm_mem_barrier.yaml", "SYMM-barrier[relaxed-sys-tworounds]"),
+    ]
     try:
-        results = run_tests([iriw_on_four_ranks()], backend, replace(CONFIG, iterations=1))
+        results = run_tests(tests, backend, replace(CONFIG, iterations=1))
         pids = backend.worker_pids
         assert len(set(pids)) == 4
     finally:
         backend.close()
     _check_counts(results, 32)
-    [r] = results
-    assert r.record is not None
-    assert all(b["state"]["x"] == 1 and b["state"]["y"] == 1 for b in r.record["histogram"])
+    iriw, mp, *barriers = results
+    assert iriw.record is not None
+    assert all(b["state"]["x"] == 1 and b["state"]["y"] == 1 for b in iriw.record["histogram"])
+    assert mp.verdict is not None and mp.verdict.verdict == "correct"
+    for r in barriers:
+        assert r.record is not None
+        assert [(b["state"], b["label"]) for b in r.record["histogram"]] == [({"pad0": 0, "pad1": 0}, "sc")]
     for pid in pids:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)

@@ -521,7 +521,7 @@ def report(results: str, markdown: bool, verdicts: Sequence[str]) -> None:
     from pathlib import Path
 
     from litmus.report.jsonl import read_records
-    from litmus.report.summary import machine_line, markdown_table, verdict_counts
+    from litmus.report.summary import machine_line, markdown_table, rate_text, verdict_counts
 
     records = list(read_records(Path(results)))
     if verdicts:
@@ -534,10 +534,4 @@ def report(results: str, markdown: bool, verdicts: Sequence[str]) -> None:
     else:
         for r in records:
             click.echo(f"{r['id']:<48} {r.get('expect') or '-':<9} {r['verdict']:<15} "
-                       f"{r['instances']:>14,} seen {r['target_count']:>12,}  rate {_rate_text(r)}")
-
-
-def _rate_text(r: dict[str, Any]) -> str:
-    from litmus.report.summary import _rate
-
-    return _rate(r)
+                       f"{r['instances']:>14,} seen {r['target_count']:>12,}  rate {rate_text(r)}")

@@ -7,7 +7,7 @@ from itertools import product
 
 from litmus.condition import evaluate
 from litmus.errors import LitmusError
-from litmus.ir import LitmusTest, Not
+from litmus.ir import LitmusTest
 from litmus.model.barriers import match_barriers
 from litmus.model.executions import build_frame, consistent_finals, test_traces
 from litmus.model.ptx import PTX
@@ -40,7 +40,6 @@ def check(test: LitmusTest, model: str = "ptx", unroll: int = DEFAULT_UNROLL) ->
     needs = [[_needs(tr, init) for tr in trs] for trs in per_thread]
     gives = [[_gives(tr) for tr in trs] for trs in per_thread]
     thread_names = [t.name for t in test.threads]
-    loc_keys = [l.name for l in test.locations]
     for pick in product(*(range(len(trs)) for trs in per_thread)):
         combo = [per_thread[t][k] for t, k in enumerate(pick)]
         given = frozenset().union(*(gives[t][k] for t, k in enumerate(pick)))

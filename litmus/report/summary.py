@@ -6,7 +6,8 @@ from collections import Counter
 from typing import Any, Iterable
 
 
-def _rate(r: dict[str, Any]) -> str:
+def rate_text(r: dict[str, Any]) -> str:
+    """The observed rate of the target outcome, or ``< bound`` (3/N) when it was not seen."""
     if r.get("target_count"):
         return f"{r['rate']:.3g}"
     return f"< {r['bound_95']:.2g}" if r.get("bound_95") is not None else "-"
@@ -29,7 +30,7 @@ def markdown_table(records: Iterable[dict[str, Any]]) -> str:
         lines.append(
             f"| {r['test']} | {r['variant']} | {r.get('expect') or '-'} | {verdict} | {r['instances']:,} | "
             f"{r['target_count']:,} | {c.get('weak', 0):,} | {c.get('forbidden', 0):,} | {c.get('timeout', 0):,} | "
-            f"{_rate(r)} | {_first(r)} |"
+            f"{rate_text(r)} | {_first(r)} |"
         )
     return "\n".join(lines) + "\n"
 

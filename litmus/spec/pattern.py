@@ -107,7 +107,7 @@ def _undeclared(doc: m.PatternDoc, raw: LDict, file: str) -> list[Problem]:
                 Problem(
                     file, pos.line, pos.column,
                     f"placeholder '{{{name}}}' is used but not declared"
-                    + suggest(name, declared, f"declare it under placeholders: with a sentence saying what it stands for"),
+                    + suggest(name, declared, "declare it under placeholders: with a sentence saying what it stands for"),
                 )
             )
     return out

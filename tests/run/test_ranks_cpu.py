@@ -23,18 +23,6 @@ from litmus.spec import load_paths
 CONFIG = RunConfig(iterations=2, instances=32, seed=7)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def kernel_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """A private kernel cache, inherited by the spawned ranks."""
-    old = os.environ.get("LITMUS_CACHE")
-    os.environ["LITMUS_CACHE"] = str(tmp_path_factory.mktemp("ranks-cache"))
-    yield
-    if old is None:
-        os.environ.pop("LITMUS_CACHE", None)
-    else:
-        os.environ["LITMUS_CACHE"] = old
-
-
 def _variant(path: str, test_id: str) -> LitmusTest:
     return next(t for t in load_paths([path]) if t.id == test_id)
 

@@ -7,7 +7,6 @@ import os
 import signal
 import time
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -19,18 +18,6 @@ from litmus.run.ranks import RankFailure, RanksBackend
 from litmus.spec import load_paths
 
 CONFIG = RunConfig(iterations=3, instances=16)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def kernel_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """A private kernel cache, inherited by the spawned ranks."""
-    old = os.environ.get("LITMUS_CACHE")
-    os.environ["LITMUS_CACHE"] = str(tmp_path_factory.mktemp("ranks-cache"))
-    yield
-    if old is None:
-        os.environ.pop("LITMUS_CACHE", None)
-    else:
-        os.environ["LITMUS_CACHE"] = old
 
 
 def _two_variants() -> list[LitmusTest]:

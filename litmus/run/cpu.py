@@ -62,8 +62,11 @@ NOTE = (
 )
 
 
-class WorkerError(RuntimeError):
-    """A worker raised, died or did not answer in time; the message names the worker and the test."""
+class WorkerError(LitmusError, RuntimeError):
+    """A worker raised, died or did not answer in time; the message names the worker and the test.
+
+    A :class:`LitmusError`, so the CLI prints it as one error line instead of a traceback.
+    """
 
 
 # --------------------------------------------------------------------------- worker side

@@ -9,10 +9,15 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from litmus.classify import Verdict, classify, in_target
+from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.report.jsonl import append_record, finished_ids
 from litmus.run.backend import Backend, Row, merge_rows
 from litmus.run.config import RunConfig
+
+
+class ChecksumError(LitmusError, RuntimeError):
+    """A backend counted a different number of outcomes than instances it ran (a backend bug)."""
 
 
 @dataclass
@@ -52,7 +57,7 @@ def run_variant(
         r = backend.run_round(test, config, rounds)
         rounds += 1
         if sum(n for _, _, n in r.rows) != r.instances:
-            raise RuntimeError(
+            raise ChecksumError(
                 f"{test.id}: histogram checksum failed on {backend.name}: "
                 f"{sum(n for _, _, n in r.rows)} outcomes counted for {r.instances} instances"
             )

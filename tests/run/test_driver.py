@@ -73,3 +73,24 @@ def test_time_budget_starts_after_the_first_round() -> None:
     [res] = run_tests([SB], backend, RunConfig(iterations=None, time_budget=0.01))
     assert backend.rounds == 2  # the first (compiling) round does not count against the budget
     assert res.record is not None and res.record["rounds"] == 2
+
+
+def test_checksum_failure_is_a_one_line_cli_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    import litmus.run.registry as registry
+    from litmus.cli import main
+
+    monkeypatch.setattr(registry, "make_backend", lambda name, **opts: Scripted(lie=True))
+    p = tmp_path / "sb.yaml"
+    p.write_text("""name: SB1
+locations: {x: 0}
+threads: {P0: {at: {rank: 0, cta: 0}, do: [{store: {loc: x, value: 1}}]}}
+exists: "x == 1"
+expect: allowed
+why: one store
+""")
+    res = CliRunner().invoke(main, ["run", str(p), "--iterations", "1", "--out", str(tmp_path / "r.jsonl")])
+    assert res.exit_code == 2
+    assert "error: SB1: histogram checksum failed" in res.output
+    assert "Traceback" not in res.output

@@ -122,16 +122,21 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
         lines.append(f"# thread {t.name}: instance i = (j * k + c) % n_instances, (k, c) = perm[{pi}]")
         if mask:
             lines.append(f"{mask} = (lane >= {slot} * BLOCK) & (lane < {slot + 1} * BLOCK)")
-        lines.append(f"i_{p} = (first * tl.load(perm + {2 * pi}) + tl.load(perm + {2 * pi + 1})) % n_instances")
-        lines.append(f"b_{p} = i_{p} * inst_stride")
-        lines.append(f"s_{p} = heap{t.rank} + ({layout.scratch_slot} * loc_stride + b_{p})")
+        if slot == 0:
+            lines += _instance_lines(p, pi)
+        else:  # the role's first thread's instances (see above)
+            lines.append(f"i_{p} = i_{contexts[0][1].ident}")
+        lines += [f"if inst_stride == 1:  # unstrided heaps (the GPU compiler folds this; the interpreter cannot)",
+                  f"    b_{p} = i_{p}",
+                  "else:",
+                  f"    b_{p} = i_{p} * inst_stride"]
+        lines.append(f"s_{p} = {_slot_pointer(t.rank, layout.scratch_slot, p)}")
         used = {getattr(ins, "loc", None) for ins in t.instrs} - {None}
         for loc in layout.locations:
             if loc.name in used:
                 var = f"a_{p}_{_ident(loc.name)}"
                 ctx.addr[loc.name] = var
-                lines.append(f"{var} = heap{loc.home} + ({loc.slot} * loc_stride + b_{p})"
-                             f"  # {loc.name}")
+                lines.append(f"{var} = {_slot_pointer(loc.home, loc.slot, p)}  # {loc.name}")
         init = dict(t.reg_init)
         for r, var in ctx.regs.items():
             lines.append(f"{var} = zero + {init.get(r, 0)}  # {t.name}:{r}")
@@ -155,19 +160,63 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
 
     for t, ctx in contexts:
         lines.append(f"# outputs of {t.name}")
-        lines.append(f"o_{ctx.ident} = out + i_{ctx.ident} * {layout.n_cols}")
+        lines.append(f"o_{ctx.ident} = i_{ctx.ident} * {layout.n_cols}")
         mk = f", mask={ctx.mask}" if ctx.mask else ""
         for col, key in enumerate(layout.out_columns[:-1]):
             thread, reg = key.split(":", 1)
             if thread == t.name:
                 var = ctx.regs.get(reg)
                 value = var if var is not None else f"(zero + {dict(t.reg_init).get(reg, 0)})"
-                lines.append(f"tl.store(o_{ctx.ident} + {col}, {value}{mk})  # {key}")
+                lines.append(f"tl.store({_out_pointer(col, ctx.ident)}, {value}{mk})  # {key}")
         if ctx.spin_bits:
             smask = f"({ctx.status} != 0)" + (f" & {ctx.mask}" if ctx.mask else "")
-            lines.append(f'tl.atomic_or(o_{ctx.ident} + {layout.status_column}, {ctx.status}, mask={smask}, '
-                         'sem="relaxed", scope="gpu")')
+            lines.append(f'tl.atomic_or({_out_pointer(layout.status_column, ctx.ident)}, {ctx.status}, '
+                         f'mask={smask}, sem="relaxed", scope="gpu")')
+    if width == 1:
+        lines = drop_overwritten_inits(lines, {ctx.regs[r]: r for _, ctx in contexts for r in ctx.regs})
     return lines
+
+
+def _instance_lines(p: str, pi: int) -> list[str]:
+    """``i_p``: the instance each lane plays under permutation row ``pi``; the identity
+    permutation (no shuffling) skips the int64 multiply and modulo."""
+    return [f"k_{p} = tl.load(perm + {2 * pi})",
+            f"c_{p} = tl.load(perm + {2 * pi + 1})",
+            f"if (k_{p} == 1) & (c_{p} == 0):",
+            f"    i_{p} = first",
+            "else:",
+            f"    i_{p} = (first * k_{p} + c_{p}) % n_instances"]
+
+
+def _slot_pointer(home: int, slot: int, p: str) -> str:
+    """Pointer expression of heap slot ``slot`` on rank ``home`` for thread ``p``'s lanes: the
+    slot base is a scalar, so each lane costs one pointer add."""
+    return f"heap{home} + b_{p}" if slot == 0 else f"(heap{home} + {slot} * loc_stride) + b_{p}"
+
+
+def _out_pointer(col: int, p: str) -> str:
+    """Pointer expression of ``out`` column ``col`` of thread ``p``'s instances."""
+    return f"out + o_{p}" if col == 0 else f"(out + {col}) + o_{p}"
+
+
+def drop_overwritten_inits(lines: list[str], regs: dict[str, str]) -> list[str]:
+    """``lines`` without the zero-initialisation of registers that are certainly assigned before
+    they are read: the first later line naming the register is an unconditional (unindented)
+    assignment to it that does not read it.  Initial values from the test (``reg_init``) are
+    dropped only under the same condition, since they are then never observed.
+    """
+    keep = []
+    for n, line in enumerate(lines):
+        m = _ASSIGN.match(line)
+        if m and m.group(1) in regs and line.split(" = ", 1)[1].startswith("zero + "):
+            var = m.group(1)
+            pattern = re.compile(rf"\b{re.escape(var)}\b")
+            later = next((ln for ln in lines[n + 1:] if pattern.search(ln)), None)
+            if later is not None and not later[:1].isspace() and later.startswith(f"{var} = ") \
+                    and not pattern.search(later.split(" = ", 1)[1]):
+                continue
+        keep.append(line)
+    return keep
 
 
 def barrier_aligned_order(contexts: list[tuple[Thread, "ThreadContext"]]) -> list[tuple[Thread, "ThreadContext", int]] | None:
@@ -221,7 +270,7 @@ def _kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, emitter: 
 
 
 _ASSIGN = re.compile(r"^([A-Za-z_]\w*) = ")
-_HARNESS = re.compile(r"^(?:(?:s|o|st|b)_T\d+|local)$")
+_HARNESS = re.compile(r"^(?:(?:s|o|st)_T\d+|local|zero)$")
 _PURE_CALLS = re.compile(r"tl\.load\((heap_ptrs|perm) \+ \d+\)|tl\.pointer_type|tl\.int(32|64)|tl\.arange")
 
 

@@ -31,16 +31,9 @@ def init_heaps(layout: Layout, heaps: Sequence["torch.Tensor"], n_instances: int
     """Reset every heap: locations to their initial values, everything else (scratch) to 0."""
     for h in heaps:
         h.zero_()
-    for loc in layout.locations:
+    for loc, col in zip(layout.locations, location_columns(heaps, layout, n_instances)):
         if loc.init:
-            heaps[loc.home][_slot_index(layout, loc.slot, n_instances, heaps[loc.home].device)] = loc.init
-
-
-def _slot_index(layout: Layout, slot: int, n_instances: int, device: object) -> "torch.Tensor":
-    import torch
-
-    loc_stride, inst_stride = layout.strides(n_instances)
-    return slot * loc_stride + torch.arange(n_instances, device=device, dtype=torch.int64) * inst_stride
+            col.fill_(loc.init)
 
 
 def pointer_table(heaps: Sequence["torch.Tensor"], device: object | None = None) -> "torch.Tensor":
@@ -91,15 +84,34 @@ def merge_rank_outputs(outs: Sequence["torch.Tensor"]) -> "torch.Tensor":
     return merged
 
 
+def location_columns(heaps: Sequence["torch.Tensor"], layout: Layout, n_instances: int,
+                     strides: tuple[int, int] | None = None) -> list["torch.Tensor"]:
+    """Each location's word of every instance: one ``[n_instances]`` view per location (no copy).
+
+    ``strides`` is ``(loc_stride, inst_stride)`` (default: the layout's own, for heaps made by
+    :func:`make_heaps`; the run package passes its strided heap plan's).
+    """
+    loc_stride, inst_stride = strides if strides is not None else layout.strides(n_instances)
+    cols = []
+    for loc in layout.locations:
+        heap = heaps[loc.home]
+        cols.append(heap.as_strided((n_instances,), (inst_stride,), heap.storage_offset() + loc.slot * loc_stride))
+    return cols
+
+
+def outcome_columns(out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout: Layout,
+                    strides: tuple[int, int] | None = None) -> list["torch.Tensor"]:
+    """One ``[n_instances]`` tensor per observable: registers from ``out``, then final memory."""
+    n = out.shape[0]
+    return [out[:, i] for i in range(layout.n_cols - 1)] + location_columns(heaps, layout, n, strides)
+
+
 def outcome_matrix(out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout: Layout) -> "torch.Tensor":
     """int64 ``[n_instances, len(layout.observables)]``: registers from ``out``, then final memory."""
     import torch
 
+    cols = [c.to(device=out.device, dtype=torch.int64) for c in outcome_columns(out, heaps, layout)]
     n = out.shape[0]
-    cols = [out[:, i].to(torch.int64) for i in range(layout.n_cols - 1)]
-    for loc in layout.locations:
-        heap = heaps[loc.home]
-        cols.append(heap[_slot_index(layout, loc.slot, n, heap.device)].to(device=out.device, dtype=torch.int64))
     return torch.stack(cols, dim=1) if cols else torch.zeros((n, 0), dtype=torch.int64, device=out.device)
 
 
@@ -108,47 +120,85 @@ def timed_out(out: "torch.Tensor", layout: Layout) -> "torch.Tensor":
     return out[:, layout.status_column] != 0
 
 
-def histogram(out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout: Layout,
-              mask: "torch.Tensor | None" = None) -> dict[tuple[int, ...], int]:
-    """Count outcome tuples (over ``layout.observables``) of every instance (or those in ``mask``).
+BINCOUNT_LIMIT = 1 << 22
+"""Largest mixed-radix key space :func:`count_columns` counts with one ``bincount``."""
 
-    Counting runs on ``out``'s device: each row is encoded to one int64 key (mixed radix over each
-    column's distinct values) and counted with ``torch.unique``.  Raises ``RuntimeError`` if the
-    counts do not add up to the number of instances counted.
+
+def count_columns(cols: Sequence["torch.Tensor"]) -> dict[tuple[int, ...], int]:
+    """How many times each distinct row of the columns ``cols`` (equal-length integer tensors on
+    one device) occurs: ``{(v0, v1, ...): count}``.
+
+    Runs on the columns' device with one host round trip for the bounds and one for the counts:
+    each column is offset by its minimum, rows are encoded as one mixed-radix key and counted
+    with ``bincount`` (``unique`` when the key space is large, whole-row ``unique`` when it does
+    not fit in 62 bits).  Raises ``RuntimeError`` if the counts do not add up to the rows.
     """
     import torch
 
-    m = outcome_matrix(out, heaps, layout)
-    if mask is not None:
-        m = m[mask.to(m.device)]
-    n = m.shape[0]
+    if not cols:
+        return {}
+    n = cols[0].shape[0]
     if n == 0:
         return {}
-    values, inverses, radix = [], [], []
-    for j in range(m.shape[1]):
-        v, inv = torch.unique(m[:, j], return_inverse=True)
-        values.append(v.cpu().tolist())
-        inverses.append(inv)
-        radix.append(len(v))
-    if math.prod(radix) < 2**62:
-        key = torch.zeros(n, dtype=torch.int64, device=m.device)
-        for inv, r in zip(inverses, radix):
-            key = key * r + inv
-        keys, counts = torch.unique(key, return_counts=True)
+    bounds = torch.stack([torch.stack(c.aminmax()).to(torch.int64) for c in cols]).tolist()
+    lows = [lo for lo, _ in bounds]
+    radix = [hi - lo + 1 for lo, hi in bounds]
+    space = math.prod(radix)
+    if space == 1:
+        return {tuple(lows): n}
+    if space < 2**62:
+        key_dtype = torch.int32 if space <= BINCOUNT_LIMIT else torch.int64
+        key, offset = None, 0
+        for c, low, r in zip(cols, lows, radix):
+            offset = offset * r + low
+            if key is None:
+                key = c.to(key_dtype, copy=True)
+            else:
+                key.mul_(r).add_(c)
+        assert key is not None
+        if offset:
+            key.sub_(offset)
+        if space <= BINCOUNT_LIMIT:
+            counts = torch.bincount(key, minlength=space)
+            hit = counts.nonzero().squeeze(1)
+            pairs = zip(hit.tolist(), counts[hit].tolist())
+        else:
+            uniq, cnt = torch.unique(key, return_counts=True)
+            pairs = zip(uniq.tolist(), cnt.tolist())
         result: dict[tuple[int, ...], int] = {}
-        for k, c in zip(keys.cpu().tolist(), counts.cpu().tolist()):
+        for k, c in pairs:
             digits = []
             for r in reversed(radix):
                 k, d = divmod(k, r)
                 digits.append(d)
-            result[tuple(values[j][d] for j, d in enumerate(reversed(digits)))] = c
+            result[tuple(low + d for low, d in zip(lows, reversed(digits)))] = c
     else:  # too many distinct values for one int64 key: count whole rows
-        rows, counts = torch.unique(m, dim=0, return_counts=True)
-        result = {tuple(r): c for r, c in zip(rows.cpu().tolist(), counts.cpu().tolist())}
+        rows, cnt = torch.unique(torch.stack([c.to(torch.int64) for c in cols], dim=1), dim=0, return_counts=True)
+        result = {tuple(r): c for r, c in zip(rows.tolist(), cnt.tolist())}
     total = sum(result.values())
     if total != n:
-        raise RuntimeError(f"{layout.test_id}: histogram counts {total} outcomes for {n} instances")
+        raise RuntimeError(f"histogram counts {total} outcomes for {n} rows")
     return result
+
+
+def histogram(out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout: Layout,
+              mask: "torch.Tensor | None" = None) -> dict[tuple[int, ...], int]:
+    """Count outcome tuples (over ``layout.observables``) of every instance (or those in ``mask``).
+
+    Counting runs on ``out``'s device (:func:`count_columns`).  Raises ``RuntimeError`` if the
+    counts do not add up to the number of instances counted.
+    """
+    cols = [c.to(out.device) for c in outcome_columns(out, heaps, layout)]
+    if mask is not None:
+        m = mask.to(out.device)
+        cols = [c[m] for c in cols]
+    if not cols:  # nothing observable: every instance has the empty outcome
+        n = out.shape[0] if mask is None else int(mask.sum())
+        return {(): n} if n else {}
+    try:
+        return count_columns(cols)
+    except RuntimeError as e:
+        raise RuntimeError(f"{layout.test_id}: {e}") from None
 
 
 def outcome_keys(layout: Layout) -> tuple[str, ...]:

@@ -36,6 +36,7 @@ from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.run.backend import Round, Row
 from litmus.run.config import RunConfig
+from litmus.run.count import count_rows
 from litmus.run.stress import (
     HeapPlan,
     heap_plan,
@@ -550,63 +551,5 @@ class CpuBackend:
 
     def _count(self, setup: _Setup) -> list[Row]:
         """Histogram rows of the last round: (state, timed out, count)."""
-        return count_outcomes([o.numpy() for o in setup.outs], [h.numpy() for h in setup.heaps],
-                              setup.layout, setup.plan)
-
-
-def count_outcomes(outs: list[Any], heaps: list[Any], layout: Layout, plan: HeapPlan) -> list[Row]:
-    """``(state, timed out, count)`` rows of every instance, from per-role ``out`` arrays and the heaps.
-
-    NumPy on the CPU: the ``out`` arrays are or-ed together (each role writes only its own
-    columns and status bits), each column (registers, final memory, timeout flag) is offset by its
-    minimum and the row encoded as one mixed-radix int64 key counted with ``np.bincount`` (or
-    ``np.unique`` when the key space is large).  About 25 ms for a million instances where the
-    sort-based ``torch.unique`` of ``codegen.host.histogram`` takes about a second on two cores.
-    """
-    import numpy as np
-
-    out = outs[0] if len(outs) == 1 else np.bitwise_or.reduce(np.stack(outs), axis=0)
-    n = out.shape[0]
-    if n == 0:
-        return []
-    cols = [out[:, j] for j in range(layout.n_cols - 1)]
-    for loc in layout.locations:
-        cols.append(heaps[loc.home].reshape(plan.n_slots, plan.n_instances, plan.stride)[loc.slot, :, 0])
-    cols.append((out[:, layout.status_column] != 0).astype(np.int64))
-    lows = [int(c.min()) for c in cols]
-    radix = [int(c.max()) - low + 1 for c, low in zip(cols, lows)]
-    key = np.zeros(n, dtype=np.int64)
-    space = 1
-    for c, low, r in zip(cols, lows, radix):
-        space *= r
-        if r == 1:
-            continue
-        key *= r
-        key += c
-        if low:
-            key -= low
-    if space <= _BINCOUNT_LIMIT:
-        counts = np.bincount(key, minlength=space)
-        hit = np.nonzero(counts)[0]
-        pairs = zip(hit.tolist(), counts[hit].tolist())
-    elif space < 2**62:
-        uniq, cnt = np.unique(key, return_counts=True)
-        pairs = zip(uniq.tolist(), cnt.tolist())
-    else:  # too many distinct values for one key: count whole rows
-        uniq_rows, cnt = np.unique(np.stack(cols, axis=1).astype(np.int64), axis=0, return_counts=True)
-        return [(dict(zip(layout.observables, map(int, row[:-1]))), bool(row[-1]), int(c))
-                for row, c in zip(uniq_rows, cnt)]
-    rows: list[Row] = []
-    for k, c in pairs:
-        digits = []
-        for r in reversed(radix):
-            k, d = divmod(k, r)
-            digits.append(d)
-        values = [low + d for low, d in zip(lows, reversed(digits))]
-        rows.append((dict(zip(layout.observables, values[:-1])), bool(values[-1]), int(c)))
-    if sum(c for _, _, c in rows) != n:
-        raise RuntimeError(f"{layout.test_id}: counted {sum(c for _, _, c in rows)} outcomes for {n} instances")
-    return rows
-
-
-_BINCOUNT_LIMIT = 1 << 22  # largest mixed-radix key space counted with one bincount
+        plan = setup.plan
+        return count_rows(setup.outs, setup.heaps, setup.layout, (plan.loc_stride, plan.inst_stride))

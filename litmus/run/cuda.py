@@ -25,7 +25,6 @@ from litmus.run.backend import Round, Row
 from litmus.run.config import RunConfig, Stress
 from litmus.run.stress import (
     HeapPlan,
-    compact_heaps,
     heap_plan,
     init_strided,
     instance_count,
@@ -283,15 +282,7 @@ class CudaBackend:
                 LANES=stress.lanes, FIRST_STORE=stress.first_store, SECOND_STORE=stress.second_store)
 
     def _count(self, setup: _Setup) -> list[Row]:
-        from litmus.codegen.host import histogram, timed_out
+        from litmus.run.count import count_rows
 
-        heaps = compact_heaps(setup.heaps, setup.spec.plan)
-        late = timed_out(setup.out, setup.layout)
-        keys = setup.layout.observables
-        rows: list[Row] = []
-        n_late = int(late.sum())
-        parts = [(False, None)] if n_late == 0 else [(False, ~late), (True, late)]
-        for flag, mask in parts:
-            for values, count in histogram(setup.out, heaps, setup.layout, mask).items():
-                rows.append((dict(zip(keys, values)), flag, count))
-        return rows
+        plan = setup.spec.plan
+        return count_rows([setup.out], setup.heaps, setup.layout, (plan.loc_stride, plan.inst_stride))

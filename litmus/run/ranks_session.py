@@ -176,7 +176,8 @@ class RankSession:
         import torch
         import torch.distributed as dist
 
-        from litmus.codegen.host import histogram, make_out, merge_rank_outputs, perm_tensor, permutations, timed_out
+        from litmus.codegen.host import make_out, perm_tensor, permutations
+        from litmus.run.count import count_rows
 
         test, config = cmd.test, cmd.config
         kind = self.spec.device_kind
@@ -231,20 +232,14 @@ class RankSession:
         reply = None
         if self.rank == 0:
             world = [placement.world_rank(t) for t in range(layout.n_ranks)]
-            merged = merge_rank_outputs([outs[w] for w in world])
-            test_heaps = [heaps[w] for w in world]
-            late = timed_out(merged, layout)
-            rows: list[Row] = []
-            for flag, mask in ((False, ~late), (True, late)):
-                for state, count in histogram(merged, test_heaps, layout, mask=mask).items():
-                    rows.append((dict(zip(layout.observables, state)), flag, count))
+            rows = count_rows([outs[w] for w in world], [heaps[w] for w in world], layout, layout.strides(n))
             reply = RoundReply(
                 rows=rows,
                 instances=n,
                 seconds=time.perf_counter() - start,
                 extra={
                     "kernel_seconds": kernel_seconds,
-                    "timeouts": int(late.sum()),
+                    "timeouts": sum(c for _, late, c in rows if late),
                     "block": layout.block,
                     "progs_per_role": progs,
                     "world_ranks": world,

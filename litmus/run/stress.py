@@ -122,16 +122,6 @@ def init_strided(layout: Layout, heaps: Sequence["torch.Tensor"], plan: HeapPlan
             _slots_view(heaps[loc.home], plan)[loc.slot].fill_(loc.init)
 
 
-def compact_heaps(heaps: Sequence["torch.Tensor"], plan: HeapPlan) -> list["torch.Tensor"]:
-    """Heaps in the plain ``loc_major`` layout (stride 1) for ``codegen.host.histogram``.
-
-    With stride 1 the heaps themselves are returned (no copy).
-    """
-    if plan.stride == 1:
-        return list(heaps)
-    return [_slots_view(h, plan).reshape(-1).contiguous() for h in heaps]
-
-
 # --------------------------------------------------------------------------- memory stress (CUDA)
 
 # Each stress program loops over ``iterations`` and touches two words of the scratch buffer per

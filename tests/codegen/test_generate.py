@@ -93,7 +93,7 @@ def test_spins_are_bounded_loops_that_record_timeouts() -> None:
     assert re.search(r"tl\.atomic_cas\(tl\.where\(spin_done\d+, s_T1, a_T1_y\), zero \+ 1, zero \+ 0, "
                      r'sem="relaxed", scope="gpu"\)', src.text)
     assert "T1_r4 = spin_val" in src.text
-    assert 'tl.atomic_or(o_T1 + 9, st_T1, mask=(st_T1 != 0), sem="relaxed", scope="gpu")' in src.text
+    assert 'tl.atomic_or((out + 9) + o_T1, st_T1, mask=(st_T1 != 0), sem="relaxed", scope="gpu")' in src.text
 
 
 def test_rank_mode_has_one_kernel_per_rank_with_only_its_threads() -> None:

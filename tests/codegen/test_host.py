@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 
-import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litmus.codegen import CodegenOptions, build_layout, observables
-from litmus.codegen.host import histogram, make_heaps, merge_rank_outputs, permutations
+from litmus.codegen.host import BINCOUNT_LIMIT, count_columns, histogram, make_heaps, merge_rank_outputs, permutations
 from litmus.ir import Cmp, Condition, Const, LitmusTest, Load, Location, RegRef, Thread
 from tests.codegen import irs
 
@@ -24,12 +22,8 @@ def test_observables_rule() -> None:
 
 
 def test_observables_match_litmus_model() -> None:
-    try:
-        model = importlib.import_module("litmus.model")
-    except ImportError:
-        pytest.skip("litmus.model is not written yet")
-    if not hasattr(model, "observables"):
-        pytest.skip("litmus.model.observables does not exist yet")
+    from litmus import model
+
     for make in (irs.mp_plain, irs.every_op, irs.mp_cas_spin):
         assert tuple(model.observables(make())) == observables(make())
 
@@ -57,6 +51,28 @@ def test_histogram_counts_every_row(rows, interleaved: bool) -> None:
         heaps[0][lay.word(lay.location("flag").slot, i, n)] = a
     expect = Counter((a, b, c, a) for a, b, c in rows)
     assert histogram(out, heaps, lay) == dict(expect)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), n_cols=st.integers(1, 4), n=st.integers(1, 200))
+def test_count_columns_counts_distinct_rows(data, n_cols: int, n: int) -> None:
+    # small ranges take the bincount path, wide ones the key-unique path, huge ones whole-row unique
+    span = data.draw(st.sampled_from([0, 1, 3, 5000, 2**31 - 2]))
+    values = st.integers(-(span // 2) - 1, span - span // 2 - 1)
+    rows = data.draw(st.lists(st.tuples(*[values] * n_cols), min_size=n, max_size=n))
+    cols = [torch.tensor([r[j] for r in rows], dtype=torch.int32) for j in range(n_cols)]
+    assert count_columns(cols) == dict(Counter(rows))
+
+
+def test_count_columns_takes_every_path() -> None:
+    small = [torch.tensor([0, 1, 1, -1], dtype=torch.int32)]
+    assert count_columns(small) == {(0,): 1, (1,): 2, (-1,): 1}
+    wide = [torch.tensor([0, BINCOUNT_LIMIT * 4, 7], dtype=torch.int64)]  # key space over the bincount limit
+    assert count_columns(wide) == {(0,): 1, (BINCOUNT_LIMIT * 4,): 1, (7,): 1}
+    huge = [torch.tensor([-(2**31), 2**31 - 1], dtype=torch.int64)] * 3  # over 62 bits of key
+    assert count_columns(huge) == {(-(2**31),) * 3: 1, (2**31 - 1,) * 3: 1}
+    assert count_columns([torch.full((5,), 3, dtype=torch.int32)] * 2) == {(3, 3): 5}
+    assert count_columns([torch.zeros(0, dtype=torch.int32)]) == {}
 
 
 def test_histogram_falls_back_to_row_unique_when_keys_would_overflow() -> None:

@@ -8,17 +8,14 @@ import signal
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from litmus.codegen import CodegenOptions, build_layout
 from litmus.codegen.layout import observables
 from litmus.run.config import PRESETS, RunConfig
-from litmus.run.cpu import NOTE, CpuBackend, WorkerError, count_outcomes, role_count, role_per_rank
+from litmus.run.cpu import NOTE, CpuBackend, WorkerError, role_count, role_per_rank
 from litmus.run.driver import run_tests
-from litmus.run.stress import heap_plan
 from litmus.spec import load_paths
 from tests.run import irs
 
@@ -175,30 +172,3 @@ def test_role_per_rank_laws(places, homes):
     for l1, m1 in zip(t.locations, d.locations):
         for l2, m2 in zip(t.locations, d.locations):
             assert (l1.home == l2.home) == (m1.home == m2.home)
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.integers(0, 6), st.integers(1, 3), st.integers(0, 2**31 - 1))
-def test_count_outcomes_matches_codegen_histogram(log_n, stride, seed):
-    import torch
-
-    from litmus.codegen.host import histogram
-
-    test = irs.mp_release_acquire()
-    n = 1 << log_n
-    layout = build_layout(role_per_rank(test), CodegenOptions(backend="interpreter", mode="rank", block=n))
-    plan = heap_plan(layout, n, stride)
-    rng = np.random.default_rng(seed)
-    heaps = [torch.from_numpy(rng.integers(-2, 3, plan.words).astype(np.int32)) for _ in range(layout.n_ranks)]
-    outs = [torch.from_numpy(rng.integers(0, 2, (n, layout.n_cols)).astype(np.int32)) for _ in range(2)]
-    rows = count_outcomes([o.numpy() for o in outs], [h.numpy() for h in heaps], layout, plan)
-    assert sum(c for _, _, c in rows) == n
-    merged = outs[0] | outs[1]
-    compact = [h.view(plan.n_slots, n, stride)[:, :, 0].reshape(-1).contiguous() for h in heaps]
-    late = merged[:, layout.status_column] != 0
-    want = {}
-    for flag, mask in ((False, ~late), (True, late)):
-        for values, c in histogram(merged, compact, layout, mask).items():
-            want[(values, flag)] = c
-    got = {(tuple(s[k] for k in layout.observables), flag): c for s, flag, c in rows}
-    assert got == want

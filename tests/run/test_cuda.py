@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litmus.codegen import CodegenOptions, build_layout
+from litmus.codegen.host import location_columns
 from litmus.errors import LitmusError
 from litmus.run.config import PRESETS, RunConfig, Stress
 from litmus.run.cuda import NOTE, block_for, launch_spec, stress_launch
 from litmus.run.stress import (
     STRESS_SIGNATURE,
-    compact_heaps,
     heap_plan,
     init_strided,
     instance_count,
@@ -91,10 +91,9 @@ def test_strided_heaps_roundtrip():
     layout = replace(layout, locations=tuple(replace(l, init=5) if l.name == "x" else l for l in layout.locations))
     init_strided(layout, heaps, plan)
     x = layout.location("x")
-    compact = compact_heaps(heaps, plan)
-    assert compact[x.home][x.slot * 8:(x.slot + 1) * 8].tolist() == [5] * 8
+    cols = location_columns(heaps, layout, 8, (plan.loc_stride, plan.inst_stride))
+    assert cols[layout.locations.index(x)].tolist() == [5] * 8
     assert int(heaps[x.home].sum()) == 5 * 8  # padding words and other slots are zero
-    assert compact_heaps(heaps, heap_plan(layout, 8 * 3, 1))[0] is heaps[0]
 
 
 @pytest.mark.parametrize("pattern", ["store-load", "load-store"])
@@ -184,5 +183,8 @@ def test_threads_sharing_a_cta_share_the_instance_permutation() -> None:
     assert len(shared) >= 2
     import re
 
-    perms = set(re.findall(r"i_T\d+ = \(first \* tl.load\(perm \+ (\d+)\)", text.split("if role == 1")[0]))
+    role0 = text.split("if role == 1")[0]
+    perms = set(re.findall(r"k_T\d+ = tl.load\(perm \+ (\d+)\)", role0))
     assert perms == {"0"}, perms
+    aliases = re.findall(r"i_T(\d+) = i_T0\n", role0)
+    assert len(aliases) == len(shared) - 1, aliases

@@ -126,7 +126,7 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
             lines += _instance_lines(p, pi)
         else:  # the role's first thread's instances (see above)
             lines.append(f"i_{p} = i_{contexts[0][1].ident}")
-        lines += [f"if inst_stride == 1:  # unstrided heaps (the GPU compiler folds this; the interpreter cannot)",
+        lines += ["if inst_stride == 1:  # unstrided heaps (the GPU compiler folds this; the interpreter cannot)",
                   f"    b_{p} = i_{p}",
                   "else:",
                   f"    b_{p} = i_{p} * inst_stride"]

@@ -126,18 +126,24 @@ def build_frame(test: LitmusTest, traces: Sequence[Sequence[TEvent]]) -> Frame |
     # scope relation: each event's scope includes the other event's thread
     sr = [0] * n
     tinfo = [threads[t] for t in range(len(traces))]
+    by_thread_scope: dict[tuple[int, str], int] = {}  # (thread, scope) -> its events
+    for b in range(n):
+        if thread_of[b] >= 0:
+            key = (thread_of[b], events[b].scope)
+            by_thread_scope[key] = by_thread_scope.get(key, 0) | (1 << b)
+    rows: dict[tuple[int, str], int] = {}
     for a in range(n):
         ta = thread_of[a]
         if ta < 0:
             continue
-        ea = events[a]
-        row = 0
-        for b in range(n):
-            tb = thread_of[b]
-            if tb < 0:
-                continue
-            if scope_includes(ea.scope, tinfo[ta], tinfo[tb]) and scope_includes(events[b].scope, tinfo[tb], tinfo[ta]):
-                row |= 1 << b
+        key = (ta, events[a].scope)
+        row = rows.get(key)
+        if row is None:
+            row = 0
+            for (tb, scope_b), mask in by_thread_scope.items():
+                if scope_includes(key[1], tinfo[ta], tinfo[tb]) and scope_includes(scope_b, tinfo[tb], tinfo[ta]):
+                    row |= mask
+            rows[key] = row
         sr[a] = row
     places = [(t.rank, t.cta) for t in tinfo]
     outcome = match_barriers(traces, places)
@@ -199,7 +205,8 @@ def consistent_finals(model: Model, frame: Frame) -> Iterator[dict[str, int]]:
     plan = _plan(model)
     ev = Evaluator(model, frame.n, frame.base)
     n = frame.n
-    for choice in product(*frame.rf_candidates):
+    candidates = _hang_candidates(model, frame)
+    for choice in product(*candidates):
         rf = [0] * n
         for r, w in zip(frame.reads, choice):
             rf[w] |= 1 << r
@@ -226,8 +233,13 @@ def _choose(model: Model, plan: _Plan, ev: Evaluator, frame: Frame, k: int,
                 if frame.thread_of[w] < 0:
                     base[w] |= mask & ~(1 << w)
     prune = plan.prune[k]
+    # A hang needs each hang read's source to stay co-maximal: any co-successor of it (which
+    # only more co can add) rules the execution out, so such partial orders are pruned.
+    hang_srcs = _hang_sources(frame, rf_choice) if order.name == model.final_order else ()
 
     def viable(partial: Rel) -> bool:
+        if any(partial[w] & mask for w, mask in hang_srcs):
+            return False
         ev.set(order.name, partial)
         return all(ev.holds(ax) for ax in prune)
 
@@ -235,6 +247,34 @@ def _choose(model: Model, plan: _Plan, ev: Evaluator, frame: Frame, k: int,
         ev.set(order.name, chosen)
         if all(ev.holds(ax) for ax in plan.by_stage[k + 1]):
             yield from _choose(model, plan, ev, frame, k + 1, rf_choice)
+
+
+def _hang_candidates(model: Model, frame: Frame) -> list[list[int]]:
+    """``frame.rf_candidates``, less what no hang read can read: when the final order puts
+    initial writes first, an initial write is never co-maximal once its location has another
+    write, so a read that must see a co-maximal write cannot read it."""
+    if not frame.hang_reads:
+        return frame.rf_candidates
+    final = next((o for o in model.orders if o.name == model.final_order), None)
+    if final is None or not final.init_first:
+        return frame.rf_candidates
+    hang = set(frame.hang_reads)
+    out = []
+    for r, cands in zip(frame.reads, frame.rf_candidates):
+        if r in hang:
+            same_loc = frame.writes_by_loc[frame.events[r].loc]  # type: ignore[index]
+            if any(frame.thread_of[w] >= 0 for w in bits(same_loc)):
+                cands = [w for w in cands if frame.thread_of[w] >= 0]
+        out.append(cands)
+    return out
+
+
+def _hang_sources(frame: Frame, rf_choice: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """``(write, same-location writes)`` for the write each hang read of ``frame`` reads from."""
+    if not frame.hang_reads:
+        return ()
+    src = dict(zip(frame.reads, rf_choice))
+    return tuple((src[r], frame.writes_by_loc[frame.events[r].loc]) for r in frame.hang_reads)  # type: ignore[index]
 
 
 def orders_of(pairs_rel: Rel, base: Rel,

@@ -372,8 +372,20 @@ class Evaluator:
         raise ValueError(f"unknown axiom kind {ax.kind!r}")
 
 
+def _arg(ev: Evaluator, a: Expr) -> Value:
+    # the cache lookup of Evaluator.value, inlined for the operators' operands (hot path)
+    out = ev.cache.get(id(a))
+    return ev.value(a) if out is None else out
+
+
 def _binary(ev: Evaluator, e: Op) -> Value:
-    a, b = ev.value(e.args[0]), ev.value(e.args[1])
+    x, y = e.args
+    a = ev.cache.get(id(x))
+    if a is None:
+        a = ev.value(x)
+    b = ev.cache.get(id(y))
+    if b is None:
+        b = ev.value(y)
     k = e.kind
     if e.is_set:
         return a | b if k == "union" else a & b if k == "inter" else a & ~b  # type: ignore[operator]
@@ -381,9 +393,24 @@ def _binary(ev: Evaluator, e: Op) -> Value:
 
 
 def _seq(ev: Evaluator, e: Op) -> Value:
-    acc = ev.value(e.args[0])
-    for p in e.args[1:]:
-        acc = r_seq(acc, ev.value(p))  # type: ignore[arg-type]
+    # ``[S]`` factors are applied as masks (rows kept / columns kept), not composed
+    acc: Rel | None = None
+    lead = -1  # [S] factors before the first relation: the rows that may start a path
+    for p in e.args:
+        if isinstance(p, Op) and p.kind == "ident":
+            s: int = _arg(ev, p.args[0])  # type: ignore[assignment]
+            if acc is None:
+                lead &= s
+            else:
+                acc = [row & s for row in acc]
+        else:
+            v: Rel = _arg(ev, p)  # type: ignore[assignment]
+            if acc is None:
+                acc = v if lead == -1 else [row if (lead >> i) & 1 else 0 for i, row in enumerate(v)]
+            else:
+                acc = r_seq(acc, v)
+    if acc is None:
+        return r_id(lead & ((1 << ev.n) - 1), ev.n)
     return acc
 
 
@@ -392,13 +419,13 @@ _OPS: dict[str, Callable[[Evaluator, Op], Value]] = {
     "inter": _binary,
     "diff": _binary,
     "seq": _seq,
-    "inv": lambda ev, e: r_inv(ev.value(e.args[0])),  # type: ignore[arg-type]
-    "plus": lambda ev, e: r_plus(ev.value(e.args[0])),  # type: ignore[arg-type]
-    "opt": lambda ev, e: r_opt(ev.value(e.args[0])),  # type: ignore[arg-type]
-    "ident": lambda ev, e: r_id(ev.value(e.args[0]), ev.n),  # type: ignore[arg-type]
-    "prod": lambda ev, e: r_prod(ev.value(e.args[0]), ev.value(e.args[1]), ev.n),  # type: ignore[arg-type]
-    "domain": lambda ev, e: r_domain(ev.value(e.args[0])),  # type: ignore[arg-type]
-    "range": lambda ev, e: r_range(ev.value(e.args[0])),  # type: ignore[arg-type]
+    "inv": lambda ev, e: r_inv(_arg(ev, e.args[0])),  # type: ignore[arg-type]
+    "plus": lambda ev, e: r_plus(_arg(ev, e.args[0])),  # type: ignore[arg-type]
+    "opt": lambda ev, e: r_opt(_arg(ev, e.args[0])),  # type: ignore[arg-type]
+    "ident": lambda ev, e: r_id(_arg(ev, e.args[0]), ev.n),  # type: ignore[arg-type]
+    "prod": lambda ev, e: r_prod(_arg(ev, e.args[0]), _arg(ev, e.args[1]), ev.n),  # type: ignore[arg-type]
+    "domain": lambda ev, e: r_domain(_arg(ev, e.args[0])),  # type: ignore[arg-type]
+    "range": lambda ev, e: r_range(_arg(ev, e.args[0])),  # type: ignore[arg-type]
 }
 
 

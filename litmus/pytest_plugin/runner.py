@@ -26,7 +26,7 @@ def is_inline(pattern: str) -> bool:
 
 def load_inline(text: str) -> list[LitmusTest]:
     """The variants of the pattern(s) written in ``text``; problems name ``<inline pattern>:line``."""
-    from litmus.spec.pattern import compile_pattern
+    from litmus.spec.compile import compile_pattern
     from litmus.spec.yamlpos import load_documents
 
     docs, problems = load_documents(text, INLINE_FILE)

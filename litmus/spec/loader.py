@@ -10,8 +10,7 @@ import litmus
 from litmus import ir
 from litmus.errors import LitmusError, Problem
 from litmus.spec import cache as spec_cache
-from litmus.spec.pattern import Pattern, compile_pattern
-from litmus.spec.yamlpos import load_documents
+from litmus.spec.pattern import Pattern
 
 SUFFIXES = (".yaml", ".yml")
 
@@ -40,6 +39,10 @@ def _read_file(path: str | Path) -> tuple[list[Pattern], list[Problem]]:
 
 
 def _compile_text(text: str, file: str) -> tuple[list[Pattern], list[Problem]]:
+    # imported here: a cache hit needs neither YAML nor pydantic (a third of a warm start-up)
+    from litmus.spec.compile import compile_pattern
+    from litmus.spec.yamlpos import load_documents
+
     docs, problems = load_documents(text, file)
     if problems:
         return [], problems

@@ -180,10 +180,17 @@ def _missing_around(rule: Rule, instrs: list[AsmInstr], start: int, at: int) -> 
 def _finding(test: LitmusTest, target: str, req: Requirement, rule: Rule, instrs: list[AsmInstr],
              start: int, after: str, text_lines: list[str]) -> Finding:
     expected = " | or: ".join(s.render() for s in rule.shapes) + (f" ({after})" if after else "")
-    family = [i for i, ins in enumerate(instrs) if rule.family.matches(ins.mnemonic, ins.quals)]
+    anchors = [p for s in rule.shapes if s.steps for p in s.steps[s.anchor]]
+
+    def is_anchor(ins: AsmInstr) -> bool:
+        return any(p.matches(ins.mnemonic, ins.quals) for p in anchors)
+
+    family = [i for i, ins in enumerate(instrs) if rule.family.matches(ins.mnemonic, ins.quals) or is_anchor(ins)]
     later = [i for i in family if i >= start]
     if later:
-        at = later[0]
+        # the closest candidate: the first that is some shape's access itself (only its
+        # surroundings are wrong), else the first of the instruction family at all
+        at = next((i for i in later if is_anchor(instrs[i])), later[0])
         lacks = _missing_around(rule, instrs, start, at) or "which is weaker than required"
         found = f"`{instrs[at].text}` at line {instrs[at].line}, {lacks}"
     elif family:

@@ -7,13 +7,16 @@ one device (CPU tensors under the Triton interpreter).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from litmus.codegen.generate import generate
 from litmus.codegen.host import histogram, make_heaps, make_out, perm_tensor, permutations, pointer_table, timed_out
 from litmus.codegen.loader import load_kernel
 from litmus.codegen.options import CodegenOptions
 from litmus.ir import LitmusTest
+
+if TYPE_CHECKING:
+    import torch
 
 
 @dataclass(frozen=True)
@@ -27,11 +30,14 @@ class DriverResult:
 
 
 def run_once(test: LitmusTest, options: CodegenOptions, progs_per_role: int = 2, device: object = "cpu",
-             interpret: bool = True, perms: Sequence[tuple[int, int]] | None = None, seed: int = 0) -> DriverResult:
+             interpret: bool = True, perms: Sequence[tuple[int, int]] | None = None, seed: int = 0,
+             control: "torch.Tensor | None" = None) -> DriverResult:
     """Generate, load and launch ``test`` once; histogram its outcomes.
 
     Grid mode: one launch.  Rank mode: each rank's kernel launched in turn, rank order, in this
     one process on one device (real rank mode runs them concurrently, one process per rank).
+    With ``options.harness`` the kernels read ``control`` (default: all zeros, harness off;
+    see :mod:`litmus.codegen.harness`).
     """
     source = generate(test, options)
     layout = source.layout
@@ -41,7 +47,14 @@ def run_once(test: LitmusTest, options: CodegenOptions, progs_per_role: int = 2,
     out = make_out(layout, n, device)
     perm = perm_tensor(perms if perms is not None else permutations(layout, n, seed), device)
     loc_stride, inst_stride = layout.strides(n)
-    table = pointer_table(heaps, device)
+    buffers = list(heaps)
+    if options.harness:
+        import torch
+
+        from litmus.codegen.harness import HEADER_WORDS
+
+        buffers.append(control if control is not None else torch.zeros(HEADER_WORDS + 64, dtype=torch.int32, device=device))
+    table = pointer_table(buffers, device)
     for entry in layout.kernels:
         getattr(module, entry.name)[entry.grid(progs_per_role)](
             table, out, perm, n, progs_per_role, loc_stride, inst_stride, BLOCK=layout.block

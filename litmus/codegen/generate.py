@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from litmus.codegen.harness import harness_lines
 from litmus.codegen.layout import (
     KERNEL_ARGS,
     KernelEntry,
@@ -142,6 +143,9 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
             lines.append(f"{var} = zero + {init.get(r, 0)}  # {t.name}:{r}")
         lines.append(f"{ctx.status} = zero")
         contexts.append((t, ctx))
+
+    if options.harness:
+        lines += harness_lines(layout.n_ranks)
 
     order: list[tuple[Thread, ThreadContext, int]] = []
     aligned = barrier_aligned_order(contexts) if width > 1 else None

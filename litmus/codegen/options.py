@@ -46,6 +46,9 @@ class CodegenOptions:
     the same number of CTA barriers, thread after thread between barriers, each barrier once,
     so barrier k is where every thread's k-th barrier is) or ``round_robin``.
     ``features``: the triton APIs to use; ``None`` means those of the installed triton.
+    ``harness``: emit the run harness's per-program pre-stress and start barrier before the
+    test's ops (:mod:`litmus.codegen.harness`); the kernels then read a control block at
+    ``heap_ptrs[n_ranks]``.
     """
 
     backend: str = "cuda"
@@ -55,6 +58,7 @@ class CodegenOptions:
     spin_bound: int | None = None
     shared_cta_order: str = "sequential"
     features: Features | None = field(default=None)
+    harness: bool = False
 
     def __post_init__(self) -> None:
         for name, value, allowed in (

@@ -5,7 +5,7 @@ one device.  Parallel instances: ``BLOCK`` lanes per program, ``N / BLOCK`` prog
 Stress in the manner of GPUHarbor / MC Mutants comes from ``config.stress`` (see
 :mod:`litmus.run.stress`): seeded instance shuffling (seed ``config.seed + round``), strided
 heaps, and a memory-stress kernel launched on a second CUDA stream so it runs while the test
-does.  Outcomes are counted on the device (``codegen.host.histogram``), checksummed against N.
+does.  Outcomes are counted on the device (``litmus.run.count``), checksummed against N.
 
 Importing this module needs neither a GPU nor triton; constructing :class:`CudaBackend` needs
 both.  The arch is read from the device, never assumed.
@@ -23,8 +23,11 @@ from litmus.errors import LitmusError
 from litmus.ir import LitmusTest, Spin
 from litmus.run.backend import Round, Row
 from litmus.run.config import RunConfig, Stress
+from litmus.codegen import harness
 from litmus.run.stress import (
     HeapPlan,
+    control_header,
+    control_words,
     heap_plan,
     init_strided,
     instance_count,
@@ -38,8 +41,9 @@ NOTE = (
     "cuda backend: one GPU. Every role (threads of one (rank, cta)) is a group of programs of one "
     "grid, so 'ranks' are groups of CTAs on the same GPU and all heaps live in its memory: "
     "cross-rank tests exercise sys-scoped code paths but not NVLink or peer memory. Instances are "
-    "vector lanes, shuffled across programs with a seeded co-prime permutation per round. The "
-    "start barrier and per-program pre-stress need an in-kernel hook codegen does not have yet: "
+    "vector lanes, shuffled across programs with a seeded co-prime permutation per round. With "
+    "stress, each program runs its pre-stress passes and then waits at an in-kernel start barrier "
+    "for the programs that start with it (groups of 2 per SM, bounded polls) before its test ops; "
     "memory stress runs as a separate kernel on a second stream, launched just before the test."
 )
 
@@ -112,16 +116,14 @@ class StressLaunch:
 
 
 def stress_launch(stress: Stress, lanes: int = 128) -> StressLaunch | None:
-    """The stress kernel launch ``stress`` asks for, or None when memory stress is off.
-
-    It runs ``stress_iterations + pre_stress`` iterations: launched just before the test kernel,
-    its first ``pre_stress`` iterations stand in for per-program pre-stress.
-    """
+    """The memory-stress kernel launch ``stress`` asks for (``stress_iterations`` iterations
+    per stress program), or None when memory stress is off.  Pre-stress is not part of it: the
+    test kernel's own programs run it (:mod:`litmus.codegen.harness`)."""
     validate_stress(stress)
     if not stress.mem_stress:
         return None
     first, second = pattern_flags(stress.stress_pattern)
-    return StressLaunch(stress.stress_programs, lanes, stress.stress_iterations + stress.pre_stress,
+    return StressLaunch(stress.stress_programs, lanes, stress.stress_iterations,
                         stress.scratch_words, first, second)
 
 
@@ -133,6 +135,7 @@ class _Setup:
     kernel: Any
     spec: LaunchSpec
     heaps: list[Any]
+    control: Any  # the harness control block (litmus.codegen.harness), heap_ptrs[n_ranks]
     table: Any
     out: Any
     fallbacks: tuple[str, ...]
@@ -162,6 +165,7 @@ class CudaBackend:
         self.capability = torch.cuda.get_device_capability(self.device)
         self._stream = torch.cuda.Stream(device=self.device)
         self.sm_count = torch.cuda.get_device_properties(self.device).multi_processor_count
+        self.barrier_group = RESIDENT_PROGRAMS_PER_SM * self.sm_count  # programs sure to be resident together
         self._stress_kernel: Any = None
         self._scratch: Any = None
         self._setup: _Setup | None = None
@@ -208,6 +212,8 @@ class CudaBackend:
         setup.out.zero_()
         perms = round_permutations(setup.layout, spec.n_instances, config, round_index)
         perm = perm_tensor(perms, self.device)
+        header = control_header(config.stress, round_seed(config, round_index), self.barrier_group, spec.grid[0])
+        setup.control[: len(header)].copy_(torch.tensor(header, dtype=torch.int32))
         stress = stress_launch(config.stress)
         torch.cuda.synchronize(self.device)
         k0 = time.perf_counter()
@@ -221,7 +227,8 @@ class CudaBackend:
         return Round(rows=rows, instances=spec.n_instances, seconds=time.perf_counter() - t0,
                      extra={"kernel_seconds": kernel_seconds, "seed": round_seed(config, round_index),
                             "perms": perms, "fallbacks": list(setup.fallbacks),
-                            "mem_stress": stress is not None})
+                            "mem_stress": stress is not None,
+                            "barrier_group": header[harness.GROUP], "pre_stress": header[harness.PRE_ITERS]})
 
     def close(self) -> None:
         """Free the device buffers."""
@@ -238,7 +245,7 @@ class CudaBackend:
 
     def _options(self, block: int, spin_bound: int | None) -> CodegenOptions:
         return CodegenOptions(backend="cuda", mode="grid", block=block, addressing="loc_major",
-                              spin_bound=spin_bound)
+                              spin_bound=spin_bound, harness=True)
 
     def _prepare(self, test: LitmusTest, config: RunConfig) -> _Setup:
         import torch
@@ -250,7 +257,7 @@ class CudaBackend:
         n = resident_instances(test, self.sm_count, self.block, instance_count(config.instances))
         block = block_for(n, self.block)
         spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
-        key = (test, n, block, config.stress.stride, spin_bound)
+        key = (test, n, block, config.stress.stride, spin_bound, control_words(config.stress))
         if self._setup is not None and self._setup.key == key:
             return self._setup
         self._setup = None
@@ -259,8 +266,10 @@ class CudaBackend:
         layout = source.layout
         spec = launch_spec(layout, n, config.stress.stride)
         heaps = [torch.zeros(spec.plan.words, dtype=torch.int32, device=self.device) for _ in range(layout.n_ranks)]
-        self._setup = _Setup(key, test, layout, getattr(module, layout.kernel(None).name), spec, heaps,
-                             pointer_table(heaps, self.device), make_out(layout, n, self.device), source.fallbacks)
+        control = torch.zeros(control_words(config.stress), dtype=torch.int32, device=self.device)
+        self._setup = _Setup(key, test, layout, getattr(module, layout.kernel(None).name), spec, heaps, control,
+                             pointer_table(heaps + [control], self.device), make_out(layout, n, self.device),
+                             source.fallbacks)
         return self._setup
 
     def _launch_stress(self, stress: StressLaunch, seed: int) -> None:

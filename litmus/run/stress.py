@@ -64,11 +64,44 @@ def validate_stress(stress: Stress) -> None:
     for name in ("stress_programs", "stress_iterations", "pre_stress", "scratch_words"):
         if getattr(stress, name) < 0:
             raise LitmusError(f"{where}: {name} {getattr(stress, name)} is negative; use 0 or more")
-    if stress.mem_stress:
-        if stress.stress_programs < 1 or stress.stress_iterations < 1:
-            raise LitmusError(f"{where}: mem_stress needs stress_programs >= 1 and stress_iterations >= 1")
-        if stress.scratch_words < 64 or stress.scratch_words & (stress.scratch_words - 1):
-            raise LitmusError(f"{where}: scratch_words {stress.scratch_words}; use a power of two >= 64")
+    if stress.mem_stress and (stress.stress_programs < 1 or stress.stress_iterations < 1):
+        raise LitmusError(f"{where}: mem_stress needs stress_programs >= 1 and stress_iterations >= 1")
+    if (stress.mem_stress or stress.pre_stress) and (
+            stress.scratch_words < 64 or stress.scratch_words & (stress.scratch_words - 1)):
+        raise LitmusError(f"{where}: scratch_words {stress.scratch_words}; use a power of two >= 64")
+
+
+# --------------------------------------------------------------------------- in-kernel harness
+
+BARRIER_POLLS = 1 << 16
+"""Most polls a program waits at the in-kernel start barrier (a bound, so it can never hang)."""
+
+
+def control_header(stress: Stress, seed: int, group: int, total_programs: int,
+                   polls: int = BARRIER_POLLS) -> list[int]:
+    """The header words of the harness control block (:mod:`litmus.codegen.harness`) for one
+    launch: the start barrier over groups of ``group`` programs when ``stress.barrier`` (of
+    ``total_programs`` in all), and ``stress.pre_stress`` pre-stress passes per program with
+    ``stress.stress_pattern`` over ``stress.scratch_words`` scratch words."""
+    from litmus.codegen import harness as h
+
+    first, second = pattern_flags(stress.stress_pattern)
+    words = [0] * h.HEADER_WORDS
+    words[h.GROUP] = max(0, group) if stress.barrier else 0
+    words[h.POLLS] = polls
+    words[h.PRE_ITERS] = stress.pre_stress
+    words[h.PRE_MASK] = stress.scratch_words - 1 if stress.pre_stress else 0
+    words[h.SEED] = seed & 0x7FFFFFFF
+    words[h.PATTERN] = int(first) | (int(second) << 1)
+    words[h.TOTAL] = total_programs
+    return words
+
+
+def control_words(stress: Stress) -> int:
+    """Size in int32 words of the control block ``stress`` needs (header and scratch)."""
+    from litmus.codegen.harness import HEADER_WORDS
+
+    return HEADER_WORDS + (stress.scratch_words if stress.pre_stress else 0)
 
 
 # --------------------------------------------------------------------------- strided heaps

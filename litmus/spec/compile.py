@@ -276,7 +276,44 @@ def _expand_one(doc: m.PatternDoc, raw: LDict, file: str, v: _Variant) -> tuple[
 def _param_text(value: Any) -> str:
     """A placeholder value as one line of text (YAML flow style for ops and lists)."""
     if isinstance(value, (dict, list)):
-        return yaml.safe_dump(plain(value), default_flow_style=True, sort_keys=False, width=10_000).strip()
+        return flow_text(plain(value))
+    return str(value)
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+_YAML_WORDS = frozenset({"y", "yes", "n", "no", "true", "false", "on", "off", "null"})
+
+
+def flow_text(value: Any) -> str:
+    """``value`` (plain dicts, lists and scalars) in YAML flow style, on one line, as
+    ``yaml.safe_dump(..., default_flow_style=True)`` writes it: built directly for the shapes
+    catalog parameters have (names, numbers, booleans), by PyYAML for anything that may need
+    quoting."""
+    if _simple(value):
+        return _flow(value)
+    text = yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10_000).strip()
+    return text.removesuffix("\n...").strip()
+
+
+def _simple(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(_simple(k) and _simple(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_simple(v) for v in value)
+    if isinstance(value, str):
+        return bool(_PLAIN_WORD.fullmatch(value)) and value.lower() not in _YAML_WORDS
+    return value is None or isinstance(value, int)
+
+
+def _flow(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_flow(k)}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
     return str(value)
 
 

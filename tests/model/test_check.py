@@ -139,6 +139,16 @@ def test_spin_on_a_value_never_written_is_a_possible_hang_with_no_final_state():
     assert r.allowed_states == ()
 
 
+def test_spin_on_a_location_nobody_writes_hangs_on_its_initial_value():
+    # the initial write is co-last only when no other write exists: then a spin may read it forever
+    t = mk([th("P0", Store("x", Const(1))),
+            th("P1", Spin("y", 1, SpinRead("load", "acquire", "sys")))], "true", locs="x y")
+    assert check(t).possible_hang
+    t2 = mk([th("P0", Store("y", Const(1))),
+             th("P1", Spin("y", 1, SpinRead("load", "acquire", "sys")))], "true", locs="y")
+    assert not check(t2).possible_hang
+
+
 def test_cas_spin_resets_the_flag_atomically():
     t = mk([th("P0", Store("y", Const(1), "release", "sys")),
             th("P1", Spin("y", 1, SpinRead("cas", "acquire", "sys", reset=0)))],

@@ -76,7 +76,7 @@ def test_stress_validation_names_the_parameter():
 def test_stress_launch_follows_the_preset():
     assert stress_launch(PRESETS["default"]) is None
     heavy = stress_launch(PRESETS["heavy"])
-    assert heavy is not None and heavy.programs == 64 and heavy.iterations == 64 + 16
+    assert heavy is not None and heavy.programs == 64 and heavy.iterations == 64  # pre-stress runs in the test kernel
     assert (heavy.first_store, heavy.second_store) == (True, False)  # store-load
     ll = stress_launch(replace(PRESETS["heavy"], stress_pattern="load-load"))
     assert (ll.first_store, ll.second_store) == (False, False)
@@ -156,6 +156,20 @@ def test_gpu_mislabelled_is_violation_and_heavy_stress_runs(cuda_backend):
     assert res.verdict.verdict == "VIOLATION" and res.verdict.instances == 2 << 14
     r = cuda_backend.run_round(irs.spin_never(), RunConfig(instances=256, spin_bound=8), 0)
     assert [(late, n) for _, late, n in r.rows] == [(True, 256)]
+
+
+@pytest.mark.gpu
+def test_gpu_harness_every_program_passes_the_start_barrier_and_pre_stresses(cuda_backend):
+    from litmus.codegen import harness as h
+
+    cfg = RunConfig(instances=1 << 18, stress=PRESETS["heavy"])
+    r = cuda_backend.run_round(irs.mp_release_acquire(), cfg, 1)
+    ctl = cuda_backend._setup.control.cpu()
+    programs = cuda_backend._setup.spec.grid[0]
+    assert int(ctl[h.ARRIVALS]) == programs  # one ticket each: every program ran the barrier
+    assert r.extra["barrier_group"] == cuda_backend.barrier_group and r.extra["pre_stress"] == 16
+    assert bool(ctl[h.SCRATCH:].any())  # store-load pre-stress wrote the scratch words
+    assert sum(n for _, _, n in r.rows) == 1 << 18
 
 
 def test_spinning_tests_are_capped_to_resident_programs() -> None:

@@ -1,0 +1,74 @@
+"""The in-kernel run harness: per-program pre-stress and a start barrier before the test's ops.
+
+Emitted only with ``CodegenOptions(harness=True)`` (the ``cuda`` run backend); the audit and the
+interpreter backends compile the test without it.  Neither part is an event of the test: they
+touch only a *control block*, an int32 buffer whose address is ``heap_ptrs[layout.n_ranks]``
+(one entry after the rank heaps), laid out as below.  The host fills it before each launch
+(``litmus.run.stress.control_block``); all zeros turns both parts off.
+
+- **Pre-stress** (MC Mutants / GPUHarbor): each program first makes ``PRE_ITERS`` passes over
+  the scratch words with the two-access pattern of ``PATTERN`` (bit 0: the first access
+  stores, bit 1: the second), each lane walking its own pseudo-random addresses, so the test's
+  accesses start while the memory system is busy.
+- **Start barrier**: each program takes a ticket from ``ARRIVALS`` (one relaxed atomic add)
+  and polls until the ``GROUP`` programs of its ticket group (the last group: up to ``TOTAL``)
+  have arrived, or ``POLLS`` polls have passed.  Programs that are resident together thus
+  begin their test ops together; the bound means a group that cannot all be resident only
+  costs time, never a hang.
+"""
+
+from __future__ import annotations
+
+ARRIVALS = 0  # start-barrier ticket counter (the host zeroes it every launch)
+GROUP = 1  # programs per barrier group; 0 turns the barrier off
+POLLS = 2  # most polls a program waits at the barrier
+PRE_ITERS = 3  # pre-stress passes per program; 0 turns pre-stress off
+PRE_MASK = 4  # scratch words - 1 (the scratch size is a power of two)
+SEED = 5  # round seed: where each lane's walk starts
+PATTERN = 6  # bit 0: first access stores; bit 1: second access stores
+SINK = 7  # pre-stress loads are summed here, so the compiler keeps them
+TOTAL = 8  # programs in the launch (the last barrier group may be smaller)
+SCRATCH = 16  # first scratch word
+
+HEADER_WORDS = SCRATCH
+"""Control-block words before the scratch region."""
+
+
+def harness_lines(n_ranks: int) -> list[str]:
+    """Kernel lines (role level) that run pre-stress and then the start barrier."""
+    c = "ctl"
+    return [
+        "# --- harness (litmus.codegen.harness): pre-stress, then the start barrier; not test events",
+        f"{c} = tl.load(heap_ptrs + {n_ranks}).to(tl.pointer_type(tl.int32))",
+        f"hp_n = tl.load({c} + {PRE_ITERS})",
+        "if hp_n > 0:",
+        f"    hp_mask = tl.load({c} + {PRE_MASK})",
+        f"    hp_pat = tl.load({c} + {PATTERN})",
+        f"    hp_pos = (lane * 31 + pid * 7919 + tl.load({c} + {SEED})) & hp_mask",
+        "    hp_acc = lane * 0",
+        "    hp_i = 0",
+        "    while hp_i < hp_n:",
+        f"        hp_a = {c} + {SCRATCH} + hp_pos",
+        f"        hp_b = {c} + {SCRATCH} + ((hp_pos + hp_mask // 2 + 1) & hp_mask)",
+        "        if (hp_pat & 1) != 0:",
+        "            tl.store(hp_a, hp_acc + hp_i)",
+        "        else:",
+        "            hp_acc += tl.load(hp_a, volatile=True)",
+        "        if (hp_pat & 2) != 0:",
+        "            tl.store(hp_b, hp_acc + pid)",
+        "        else:",
+        "            hp_acc += tl.load(hp_b, volatile=True)",
+        "        hp_pos = (hp_pos * 1103515245 + 12345 + hp_i) & hp_mask",
+        "        hp_i += 1",
+        f"    tl.store({c} + {SINK}, tl.sum(hp_acc, 0))",
+        f"hb_group = tl.load({c} + {GROUP})",
+        "if hb_group > 0:",
+        f'    hb_ticket = tl.atomic_add({c} + {ARRIVALS}, 1, sem="relaxed", scope="gpu")',
+        f"    hb_goal = tl.minimum((hb_ticket // hb_group + 1) * hb_group, tl.load({c} + {TOTAL}))",
+        f"    hb_polls = tl.load({c} + {POLLS})",
+        "    hb_seen = hb_ticket + 1",
+        "    hb_k = 0",
+        "    while (hb_seen < hb_goal) & (hb_k < hb_polls):",
+        f"        hb_seen = tl.load({c} + {ARRIVALS}, volatile=True)",
+        "        hb_k += 1",
+    ]

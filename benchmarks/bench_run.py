@@ -81,14 +81,14 @@ def bench_throughput(device: str, n: int, rounds: int, repeat: int = 1) -> None:
 
 
 def bench_weak(n: int, rounds: int) -> None:
-    """Weak MP outcomes per second on the GPU, without and with heavy stress."""
+    """Weak MP outcomes per second on the GPU under the ``none``, ``default`` and ``heavy`` presets."""
     from litmus.classify import in_target
     from litmus.run.config import PRESETS, RunConfig
     from litmus.run.registry import make_backend
 
     test = _mp("relaxed-xgpu-sys")
     with make_backend("cuda") as backend:
-        for stress in ("none", "heavy"):
+        for stress in ("none", "default", "heavy"):
             cfg = RunConfig(instances=n, stress=PRESETS[stress])
             backend.run_round(test, cfg, 0)
             weak, seconds = 0, 0.0

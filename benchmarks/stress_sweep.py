@@ -21,16 +21,18 @@ CONFIGS: list[tuple[str, str, dict]] = [
     ("none", "none", {}),
     ("shuffle", "none", {"shuffle": True}),
     ("default", "default", {}),
-    ("default, no barrier", "default", {"barrier": False}),
     ("default, stride 32", "default", {"stride": 32}),
     ("memory stress", "default", {"mem_stress": True, "stress_programs": 64, "stress_iterations": 64}),
     ("memory stress, stride 32", "default", {"mem_stress": True, "stress_programs": 64, "stress_iterations": 64,
                                              "stride": 32}),
     ("pre-stress 16", "default", {"pre_stress": 16}),
     ("pre-stress 4", "default", {"pre_stress": 4}),
+    ("pre-stress 1", "default", {"pre_stress": 1}),
+    ("default, kernel barrier", "default", {"kernel_barrier": True}),
     ("heavy", "heavy", {}),
-    ("heavy, no pre-stress", "heavy", {"pre_stress": 0}),
-    ("heavy, no barrier", "heavy", {"barrier": False}),
+    ("full", "full", {}),
+    ("full, no pre-stress", "full", {"pre_stress": 0}),
+    ("full, no kernel barrier", "full", {"kernel_barrier": False}),
 ]
 TESTS = [("mp.yaml", "relaxed-xgpu-sys"), ("sb.yaml", "relaxed-sys"), ("lb.yaml", "relaxed-sys")]
 

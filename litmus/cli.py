@@ -286,7 +286,7 @@ def _default_out(backend: str) -> str:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of every PRNG (instance shuffling, stress): a run is reproducible from it.")
 @click.option("--stress", default="default", show_default=True,
-              help="Stress preset (none, default, spread, heavy) or a JSON file of Stress parameters.")
+              help="Stress preset (none, default, spread, heavy, full) or a JSON file of Stress parameters; see docs/performance.md for what each shows on an H200.")
 @click.option("--out", "-o", default=None,
               help="JSON Lines results file; one record is appended per finished variant. "
                    "Default: litmus-results/<backend>-<time>.jsonl")

@@ -14,12 +14,15 @@ from litmus.errors import LitmusError
 class Stress:
     """Stress parameters in the manner of GPUHarbor / MC Mutants.
 
-    ``mem_stress``: extra programs hammer a scratch region while the test runs;
-    ``stress_pattern``: their access pattern (``store-store``, ``store-load``, ``load-store``,
-    ``load-load``); ``pre_stress``: stress iterations each testing program runs before the test;
     ``shuffle``: permute which program plays which instance (seeded); ``barrier``: a start
-    barrier among the testing programs; ``stride``: distance between instances' locations
-    (in words), to spread them over cache lines; ``stress_programs``: how many stress programs.
+    barrier between the processes that play the roles (cpu and ranks backends);
+    ``kernel_barrier``: an in-kernel start barrier among the programs of one launch (cuda
+    backend); ``stride``: distance between instances' locations (in words), to spread them
+    over cache lines; ``mem_stress``: extra programs (``stress_programs``, each
+    ``stress_iterations`` iterations) hammer a scratch region while the test runs, with
+    ``stress_pattern`` (``store-store``, ``store-load``, ``load-store``, ``load-load``);
+    ``pre_stress``: passes each testing program makes over the scratch words before its test
+    ops (cuda backend); ``scratch_words``: the scratch region's size (a power of two).
     """
 
     name: str = "none"
@@ -30,6 +33,7 @@ class Stress:
     pre_stress: int = 0
     shuffle: bool = True
     barrier: bool = True
+    kernel_barrier: bool = False
     stride: int = 1
     scratch_words: int = 4096
 
@@ -38,6 +42,9 @@ class Stress:
         return asdict(self)
 
 
+# What each preset holds follows the stress sweep on the H200 (docs/performance.md,
+# benchmarks/stress_sweep.py): shuffling alone showed the most weak outcomes per second there;
+# the in-kernel barrier and pre-stress showed fewer, so only ``full`` turns them on.
 PRESETS: dict[str, Stress] = {
     "none": Stress(name="none", shuffle=False, barrier=False),
     "default": Stress(name="default", shuffle=True, barrier=True, stride=1),
@@ -48,9 +55,20 @@ PRESETS: dict[str, Stress] = {
         stress_programs=64,
         stress_pattern="store-load",
         stress_iterations=64,
+        shuffle=True,
+        barrier=True,
+        stride=32,
+    ),
+    "full": Stress(
+        name="full",
+        mem_stress=True,
+        stress_programs=64,
+        stress_pattern="store-load",
+        stress_iterations=64,
         pre_stress=16,
         shuffle=True,
         barrier=True,
+        kernel_barrier=True,
         stride=32,
     ),
 }
@@ -59,7 +77,7 @@ PATTERNS = ("store-store", "store-load", "load-store", "load-load")
 
 
 def load_stress(spec: str) -> Stress:
-    """A stress preset by name (``none``, ``default``, ``spread``, ``heavy``) or a JSON file."""
+    """A stress preset by name (``none``, ``default``, ``spread``, ``heavy``, ``full``) or a JSON file."""
     if spec in PRESETS:
         return PRESETS[spec]
     path = Path(spec)

@@ -41,10 +41,11 @@ NOTE = (
     "cuda backend: one GPU. Every role (threads of one (rank, cta)) is a group of programs of one "
     "grid, so 'ranks' are groups of CTAs on the same GPU and all heaps live in its memory: "
     "cross-rank tests exercise sys-scoped code paths but not NVLink or peer memory. Instances are "
-    "vector lanes, shuffled across programs with a seeded co-prime permutation per round. With "
-    "stress, each program runs its pre-stress passes and then waits at an in-kernel start barrier "
-    "for the programs that start with it (groups of 2 per SM, bounded polls) before its test ops; "
-    "memory stress runs as a separate kernel on a second stream, launched just before the test."
+    "vector lanes, shuffled across programs with a seeded co-prime permutation per round. Stress "
+    "'full' (or pre_stress / kernel_barrier in a stress file) makes each program run pre-stress "
+    "passes and wait at an in-kernel start barrier for the programs that start with it (groups of "
+    "2 per SM, bounded polls) before its test ops; memory stress runs as a separate kernel on a "
+    "second stream, launched just before the test."
 )
 
 DEFAULT_BLOCK = 256

@@ -80,14 +80,14 @@ BARRIER_POLLS = 1 << 16
 def control_header(stress: Stress, seed: int, group: int, total_programs: int,
                    polls: int = BARRIER_POLLS) -> list[int]:
     """The header words of the harness control block (:mod:`litmus.codegen.harness`) for one
-    launch: the start barrier over groups of ``group`` programs when ``stress.barrier`` (of
+    launch: the start barrier over groups of ``group`` programs when ``stress.kernel_barrier`` (of
     ``total_programs`` in all), and ``stress.pre_stress`` pre-stress passes per program with
     ``stress.stress_pattern`` over ``stress.scratch_words`` scratch words."""
     from litmus.codegen import harness as h
 
     first, second = pattern_flags(stress.stress_pattern)
     words = [0] * h.HEADER_WORDS
-    words[h.GROUP] = max(0, group) if stress.barrier else 0
+    words[h.GROUP] = max(0, group) if stress.kernel_barrier else 0
     words[h.POLLS] = polls
     words[h.PRE_ITERS] = stress.pre_stress
     words[h.PRE_MASK] = stress.scratch_words - 1 if stress.pre_stress else 0

@@ -48,12 +48,14 @@ def test_harness_leaves_the_outcomes_alone_and_every_program_arrives() -> None:
 
 
 def test_control_header_follows_the_stress_preset() -> None:
-    heavy = PRESETS["heavy"]
-    words = control_header(heavy, seed=9, group=264, total_programs=1000)
+    full = PRESETS["full"]
+    words = control_header(full, seed=9, group=264, total_programs=1000)
     assert words[h.GROUP] == 264 and words[h.TOTAL] == 1000
-    assert words[h.PRE_ITERS] == heavy.pre_stress == 16 and words[h.PRE_MASK] == heavy.scratch_words - 1
+    assert words[h.PRE_ITERS] == full.pre_stress == 16 and words[h.PRE_MASK] == full.scratch_words - 1
     assert words[h.PATTERN] == 1  # store-load: first access stores
-    assert control_words(heavy) == h.HEADER_WORDS + heavy.scratch_words
+    assert control_words(full) == h.HEADER_WORDS + full.scratch_words
+    heavy = control_header(PRESETS["heavy"], seed=9, group=264, total_programs=1000)
+    assert heavy[h.GROUP] == 0 and heavy[h.PRE_ITERS] == 0  # memory stress only
     none = control_header(PRESETS["none"], seed=9, group=264, total_programs=1000)
     assert none[h.GROUP] == 0 and none[h.PRE_ITERS] == 0  # both parts off
     assert control_words(PRESETS["none"]) == h.HEADER_WORDS

@@ -76,7 +76,8 @@ def test_stress_validation_names_the_parameter():
 def test_stress_launch_follows_the_preset():
     assert stress_launch(PRESETS["default"]) is None
     heavy = stress_launch(PRESETS["heavy"])
-    assert heavy is not None and heavy.programs == 64 and heavy.iterations == 64  # pre-stress runs in the test kernel
+    assert heavy is not None and heavy.programs == 64 and heavy.iterations == 64
+    assert stress_launch(PRESETS["full"]).iterations == 64  # pre-stress runs in the test kernel
     assert (heavy.first_store, heavy.second_store) == (True, False)  # store-load
     ll = stress_launch(replace(PRESETS["heavy"], stress_pattern="load-load"))
     assert (ll.first_store, ll.second_store) == (False, False)
@@ -162,7 +163,7 @@ def test_gpu_mislabelled_is_violation_and_heavy_stress_runs(cuda_backend):
 def test_gpu_harness_every_program_passes_the_start_barrier_and_pre_stresses(cuda_backend):
     from litmus.codegen import harness as h
 
-    cfg = RunConfig(instances=1 << 18, stress=PRESETS["heavy"])
+    cfg = RunConfig(instances=1 << 18, stress=PRESETS["full"])
     r = cuda_backend.run_round(irs.mp_release_acquire(), cfg, 1)
     ctl = cuda_backend._setup.control.cpu()
     programs = cuda_backend._setup.spec.grid[0]

@@ -22,27 +22,25 @@ HEADER = """# H200, single GPU: the whole catalog on the `cuda` backend
 
 All {n} of the catalog's variants, each run round after round for a time budget of 0.5 s after
 its first (compiling) round, 4,194,304 instances per round (spinning variants: as many as can be
-resident at once, 2 programs per SM per role), seed 1, stress preset `default` (seeded co-prime
-instance shuffling). On one GPU the test's "ranks" are groups of CTAs of one grid and every heap
-is in that GPU's memory, so cross-rank variants exercise the sys-scoped code paths and the
-model's cross-GPU verdicts, but not NVLink or peer memory (that is issue 8).
+resident at once, 2 programs per SM per role), seed 1, stress preset `default` (seeded
+co-prime instance shuffling). On one GPU the test's "ranks" are groups of CTAs of one grid and
+every heap is in that GPU's memory, so cross-rank variants exercise the sys-scoped code paths
+and the model's cross-GPU verdicts, but not NVLink or peer memory (that is issue 8).
 
-Commands (phase 2 of the H200 script; `--resume` appends to the same file):
+Command (device call at 16:53 UTC on 2026-12-02, tree of commit 0bd7ce2, 3 min 10 s for the
+whole catalog):
 
 ```bash
-bash scripts/h200_single.sh 2 $OUT                 # 14:55 UTC 2026-12-02, tree of commit 24ae8d5: 180 variants
-SKIP_RANKS=1 bash scripts/h200_single.sh 2 $OUT    # 15:57 UTC 2026-12-02, tree of commit e16a260: the other 28
-#   both = litmus run catalog/ --backend cuda --time-budget 0.5 --instances 4194304 --seed 1 \\
-#              --out docs/results/h200-single-gpu.jsonl --resume
+bash scripts/h200_perf.sh catalog $OUT
+#   = litmus run catalog/ --backend cuda --time-budget 0.5 --instances 4194304 --seed 1 \\
+#         --out docs/results/h200-single-gpu.jsonl --resume
 python scripts/h200_single_doc.py                  # this page (litmus report ... --markdown for the table)
 ```
 
-The 28 variants of the second call are those in which two threads of one CTA both use
-`bar.sync` (MP-bar samecta, MP-block bar-*, MP-block-consumer bar-*, SYMM-barrier-p0/p1/p2):
-their kernels changed between the calls (commit 8a53564, barrier-aligned emission, fixing a
-harness bug the first call exposed: see below), and the other 180 kernels did not. Their records
-from before that fix are kept apart in `h200-single-gpu-before-barrier-fix.jsonl` and are not
-hardware verdicts.
+Earlier runs of the same command with earlier kernels are kept, each named by its commit:
+`h200-single-gpu-e16a260.jsonl` (14:55 and 15:57 UTC, before the harness arithmetic and
+counting were reworked: correct 94, racy-unseen 77, racy-witnessed 37, no VIOLATION) and
+`h200-single-gpu-before-barrier-fix.jsonl` (harness bugs, see below: not hardware verdicts).
 
 Machine: {device} (sm_90, read from the device), driver 580.159.04, torch {torch},
 triton {triton}, Python 3.12.3.
@@ -69,7 +67,7 @@ SAME_CTA_NOTE = """
 A caveat on rates for threads that share a CTA (SYMM-barrier-p0/p1/p2, MP-block*): codegen
 emits their code barrier-aligned, one thread's segment after the other's between two
 `bar.sync`s, so a race *inside* a segment is decided mostly by emission order, not by the
-hardware. `SYMM-barrier-p1[p0-relaxed-sys]` (99.5 %) and `[acqrel-nopre-sys]` (99.96 %) read
+hardware. `SYMM-barrier-p1[p0-relaxed-sys]` ({p0:.1%}) and `[acqrel-nopre-sys]` ({nopre:.2%}) read
 stale data almost always because the barrier thread's handshake is emitted before the data
 thread's store and nothing (no first `__syncthreads()`) makes it wait: the model allows it and
 the GPU does it, but a real kernel's rate depends on its own warp schedule.
@@ -85,8 +83,7 @@ The first two runs (same command) reported VIOLATIONs that were the harness's, n
 - spinning variants launched more programs than can be resident, so vector spins timed out
   waiting for partners not yet scheduled (3.6M of 4.2M instances timed out); fixed in 24ae8d5;
 - threads sharing a CTA were emitted one whole thread after the other, so in symm_mem pattern 1
-  a data store landed after the peer's signal; fixed by barrier-aligned emission in 8a53564
-  (the 28 variants it changes were re-run in the second call above).
+  a data store landed after the peer's signal; fixed by barrier-aligned emission in 8a53564.
 
 ## Every variant
 """
@@ -147,7 +144,8 @@ Allowed by the model but not seen (95 % upper bound on the rate, 3/N):
 | variant | instances | rate bound |
 |---|---|---|""")
     out += [_unseen_row(r) for r in unseen]
-    out.append(SAME_CTA_NOTE)
+    out.append(SAME_CTA_NOTE.format(p0=by_id["SYMM-barrier-p1[p0-relaxed-sys]"]["rate"],
+                                    nopre=by_id["SYMM-barrier-p1[acqrel-nopre-sys]"]["rate"]))
     out.append(DEBUG_NOTE)
     out.append(table)
     DOC.write_text("\n".join(out).rstrip("\n") + "\n")

@@ -4,7 +4,7 @@ Emitted only with ``CodegenOptions(harness=True)`` (the ``cuda`` run backend); t
 interpreter backends compile the test without it.  Neither part is an event of the test: they
 touch only a *control block*, an int32 buffer whose address is ``heap_ptrs[layout.n_ranks]``
 (one entry after the rank heaps), laid out as below.  The host fills it before each launch
-(``litmus.run.stress.control_block``); all zeros turns both parts off.
+(``litmus.run.stress.control_header``); all zeros turns both parts off.
 
 - **Pre-stress** (MC Mutants / GPUHarbor): each program first makes ``PRE_ITERS`` passes over
   the scratch words with the two-access pattern of ``PATTERN`` (bit 0: the first access

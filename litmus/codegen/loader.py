@@ -56,14 +56,20 @@ def _interpret_env(interpret: bool | None) -> Iterator[None]:
 
 
 def load_kernel(source: KernelSource, interpret: bool | None = None) -> ModuleType:
-    """Import the module of ``source`` from the kernel cache.
+    """Import the module of ``source`` from the kernel cache (written there first if needed).
 
     ``interpret=True`` decorates its kernels for the Triton CPU interpreter, ``False`` for a
     GPU, ``None`` as ``TRITON_INTERPRET`` says.  Loaded modules are reused.
     """
-    path = kernel_path(source)
-    if not path.exists() or path.read_text() != source.text:
-        write_atomic(path, source.text)
+    return load_module(kernel_path(source), source.text, interpret)
+
+
+def load_module(path: Path, text: str, interpret: bool | None = None) -> ModuleType:
+    """Import the Triton module ``text``, kept in the file ``path`` (written there first if it
+    differs), with its kernels decorated as ``interpret`` says (see :func:`load_kernel`).
+    One module per (file, interpreter or GPU) is loaded and then reused."""
+    if not path.exists() or path.read_text() != text:
+        write_atomic(path, text)
     flavour = {None: "env", True: "interp", False: "gpu"}[interpret]
     if interpret is None:
         flavour += "1" if os.environ.get("TRITON_INTERPRET", "0") not in ("", "0") else "0"

@@ -204,24 +204,12 @@ def stress_kernel_source() -> str:
 def load_stress_kernel(interpret: bool = False) -> Any:
     """The ``litmus_stress`` kernel, imported from a file in the litmus kernel cache."""
     import hashlib
-    import importlib.util
-    import sys
 
-    from litmus.codegen.loader import _interpret_env, cache_root, write_atomic
+    from litmus.codegen.loader import cache_root, load_module
 
     text = stress_kernel_source()
     path = cache_root() / "kernels" / f"litmus_stress_{hashlib.sha256(text.encode()).hexdigest()[:16]}.py"
-    if not path.exists() or path.read_text() != text:
-        write_atomic(path, text)
-    name = f"{path.stem}_{'interp' if interpret else 'gpu'}"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        with _interpret_env(interpret):
-            spec.loader.exec_module(module)
-        sys.modules[name] = module
-    return sys.modules[name].litmus_stress
+    return load_module(path, text, interpret).litmus_stress
 
 
 def pattern_flags(pattern: str) -> tuple[bool, bool]:

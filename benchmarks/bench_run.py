@@ -80,22 +80,29 @@ def bench_throughput(device: str, n: int, rounds: int, repeat: int = 1) -> None:
               f"(kernel only {kernel:.3g}/s); best/reference best = {best / ref_best:.0%}")
 
 
+def count_weak(backend, test, cfg, rounds: int) -> tuple[int, float]:
+    """Target outcomes of ``test`` seen in ``rounds`` rounds (after an untimed first one), and
+    the seconds those rounds took."""
+    from litmus.classify import in_target
+
+    backend.run_round(test, cfg, 0)
+    weak, seconds = 0, 0.0
+    for k in range(1, rounds + 1):
+        r = backend.run_round(test, cfg, k)
+        seconds += r.seconds
+        weak += sum(c for s, late, c in r.rows if not late and in_target(test, s))
+    return weak, seconds
+
+
 def bench_weak(n: int, rounds: int) -> None:
     """Weak MP outcomes per second on the GPU under the ``none``, ``default`` and ``heavy`` presets."""
-    from litmus.classify import in_target
     from litmus.run.config import PRESETS, RunConfig
     from litmus.run.registry import make_backend
 
     test = _mp("relaxed-xgpu-sys")
     with make_backend("cuda") as backend:
         for stress in ("none", "default", "heavy"):
-            cfg = RunConfig(instances=n, stress=PRESETS[stress])
-            backend.run_round(test, cfg, 0)
-            weak, seconds = 0, 0.0
-            for k in range(1, rounds + 1):
-                r = backend.run_round(test, cfg, k)
-                seconds += r.seconds
-                weak += sum(c for s, late, c in r.rows if not late and in_target(test, s))
+            weak, seconds = count_weak(backend, test, RunConfig(instances=n, stress=PRESETS[stress]), rounds)
             print(f"cuda {test.id} stress={stress}: {weak} weak in {rounds * n} instances, {weak / seconds:.3g} weak/s")
 
 

@@ -39,7 +39,7 @@ TESTS = [("mp.yaml", "relaxed-xgpu-sys"), ("sb.yaml", "relaxed-sys"), ("lb.yaml"
 
 def main(argv: list[str] | None = None) -> None:
     """Print one row per stress configuration: weak count and rate per test."""
-    from litmus.classify import in_target
+    from benchmarks.bench_run import count_weak
     from litmus.run.config import PRESETS, RunConfig
     from litmus.run.registry import make_backend
     from litmus.spec import load_paths
@@ -57,12 +57,7 @@ def main(argv: list[str] | None = None) -> None:
             cells = []
             for test in tests:
                 cfg = RunConfig(instances=args.instances, stress=stress, seed=1)
-                backend.run_round(test, cfg, 0)
-                weak, seconds = 0, 0.0
-                for k in range(1, args.rounds + 1):
-                    r = backend.run_round(test, cfg, k)
-                    seconds += r.seconds
-                    weak += sum(c for s, late, c in r.rows if not late and in_target(test, s))
+                weak, seconds = count_weak(backend, test, cfg, args.rounds)
                 cells.append(f"{weak:>9d} ({weak / seconds:9.3g}/s)")
             print(f"{label:28s} " + " ".join(f"{c:>30s}" for c in cells), flush=True)
 

@@ -9,14 +9,8 @@ set -u
 N=${1:?world size}
 OUT=${2:-${OUT:-/tmp/litmus-out}}
 mkdir -p "$OUT"
-export PYTHONUNBUFFERED=1 COLUMNS=180 TRITON_DEFAULT_FP_FUSION=1
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-if ! python3 -c "import pydantic" 2>/dev/null && ls .whl/*.whl >/dev/null 2>&1; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
-  export PYTHONPATH=/tmp/site:$PWD
-else
-  export PYTHONPATH=$PWD
-fi
+export COLUMNS=180
+source scripts/h200_env.sh
 JSONL=${JSONL:-docs/results/h200-multi-gpu.jsonl}
 LONG=${LONG:-docs/results/h200-multi-gpu-long.jsonl}
 step() { echo "=== $(date -u +%T) $*" | tee -a "$OUT/multi-gpu.log"; }

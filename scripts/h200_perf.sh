@@ -10,14 +10,8 @@ set -u
 what=${1:?bench, catalog or audit}
 OUT=${2:-${OUT:-/tmp/litmus-out}}
 mkdir -p "$OUT"
-export PYTHONUNBUFFERED=1 COLUMNS=160 TRITON_DEFAULT_FP_FUSION=1
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-if ! python3 -c "import pydantic" 2>/dev/null && ls .whl/*.whl >/dev/null 2>&1; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
-  export PYTHONPATH=/tmp/site:$PWD
-else
-  export PYTHONPATH=$PWD
-fi
+export COLUMNS=160
+source scripts/h200_env.sh
 LOG=$OUT/$what.log
 JSONL=docs/results/h200-single-gpu.jsonl
 step() { echo "=== $(date -u +%T) $*" | tee -a "$LOG"; }

@@ -98,13 +98,13 @@ def load_stress(spec: str) -> Stress:
         raise LitmusError.at(
             str(path), None, f"unknown stress parameter(s) {unknown}; accepted: {sorted(known)}"
         )
+    from litmus.run.stress import validate_stress  # imports this module: not at the top
+
     stress = replace(PRESETS["default"], name=path.stem, **data)
-    if stress.stress_pattern not in PATTERNS:
-        raise LitmusError.at(
-            str(path), None, f"stress_pattern {stress.stress_pattern!r}; accepted: {list(PATTERNS)}"
-        )
-    if stress.stride < 1:
-        raise LitmusError.at(str(path), None, "stride must be at least 1")
+    try:
+        validate_stress(stress)
+    except LitmusError as e:
+        raise LitmusError.at(str(path), None, str(e)) from None
     return stress
 
 

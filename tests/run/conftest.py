@@ -1,28 +1,15 @@
-"""Run-package fixtures: one cpu backend (worker pool) for the whole session, a private kernel cache."""
+"""Run-package fixtures: one cpu backend (worker pool) for the whole session."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
 
-@pytest.fixture(scope="session", autouse=True)
-def run_litmus_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Point ``$LITMUS_CACHE`` at a session folder (inherited by the worker processes)."""
-    if os.environ.get("LITMUS_CACHE"):
-        yield Path(os.environ["LITMUS_CACHE"])
-        return
-    path = tmp_path_factory.mktemp("litmus-run-cache")
-    os.environ["LITMUS_CACHE"] = str(path)
-    yield path
-    os.environ.pop("LITMUS_CACHE", None)
-
-
 @pytest.fixture(scope="session")
-def cpu_backend(run_litmus_cache: Path) -> Iterator[object]:
+def cpu_backend(litmus_cache: Path) -> Iterator[object]:
     """A started cpu backend shared by the tests (spawning workers takes seconds)."""
     from litmus.run.cpu import CpuBackend
 

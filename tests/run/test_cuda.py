@@ -98,7 +98,7 @@ def test_strided_heaps_roundtrip():
 
 
 @pytest.mark.parametrize("pattern", ["store-load", "load-store"])
-def test_stress_kernel_compiles_for_sm90_on_the_cpu(pattern, run_litmus_cache):
+def test_stress_kernel_compiles_for_sm90_on_the_cpu(pattern, litmus_cache):
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource

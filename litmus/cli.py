@@ -10,7 +10,10 @@ from typing import Any, Callable, Sequence
 
 import click
 
+from litmus.classify import VERDICTS
 from litmus.errors import LitmusError
+from litmus.model import MODELS
+from litmus.run.registry import backend_names
 
 EPILOG_PATHS = (
     "PATHS may be YAML catalog files, PTX .litmus files, folders of either, or pattern names "
@@ -72,9 +75,9 @@ def list_cmd(paths: Sequence[str], as_json: bool) -> None:
       litmus list
       litmus list catalog/mp.yaml --json | jq .id
     """
-    from litmus.select import resolve
+    from litmus.spec import load_tests
 
-    tests = resolve(paths)
+    tests = load_tests(paths)
     if as_json:
         for t in tests:
             click.echo(json.dumps(_variant_record(t)))
@@ -131,10 +134,10 @@ def validate(paths: Sequence[str]) -> None:
     Example:
       litmus validate catalog/ my_patterns/sb_gpus.yaml
     """
-    from litmus.select import resolve
+    from litmus.spec import load_tests
 
     try:
-        tests = resolve(paths)
+        tests = load_tests(paths)
     except LitmusError as err:
         for problem in err.problems:
             click.echo(f"error: {problem}", err=True)
@@ -163,9 +166,9 @@ def show(name: str, variant: str | None, kernel: bool, ptx: bool, amdgcn: bool, 
       litmus show MP
       litmus show MP --variant relacq-sys --ptx
     """
-    from litmus.select import resolve
+    from litmus.spec import load_tests
 
-    tests = resolve([name], variant)
+    tests = load_tests([name], variant)
     if kernel or ptx or amdgcn:
         _show_compiled(tests, kernel, ptx, amdgcn, target)
         return
@@ -210,7 +213,7 @@ def main_entry() -> None:  # pragma: no cover - console script shim
 
 @main.command()
 @click.argument("paths", nargs=-1)
-@click.option("--model", "model_name", type=click.Choice(["ptx", "sc"]), default="ptx", show_default=True,
+@click.option("--model", "model_name", type=click.Choice(list(MODELS)), default="ptx", show_default=True,
               help="Memory model: the scoped PTX model, or sequential consistency as a reference.")
 @click.option("--variant", "-v", help="Only variants matching this name or shell pattern.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per variant per line.")
@@ -233,10 +236,10 @@ def model(paths: Sequence[str], model_name: str, variant: str | None, as_json: b
     """
     from litmus.model import check
     from litmus.report.model_text import model_record, render_model_text
-    from litmus.select import resolve
+    from litmus.spec import load_tests
 
     disagreements = 0
-    for t in resolve(paths, variant):
+    for t in load_tests(paths, variant):
         result = check(t, model_name)
         record = model_record(result)
         if record["agrees"] is False:
@@ -272,7 +275,7 @@ def _default_out(backend: str) -> str:
 @main.command()
 @click.argument("paths", nargs=-1)
 @click.option("--variant", "-v", help="Only variants matching this name or shell pattern.")
-@click.option("--backend", "-b", type=click.Choice(["auto", "cpu", "cuda", "ranks"]), default="auto",
+@click.option("--backend", "-b", type=click.Choice(["auto", *backend_names()]), default="auto",
               show_default=True,
               help="auto: cuda when a GPU is visible, else cpu. cpu: the Triton interpreter, one process per "
                    "rank. cuda: one GPU, ranks played by groups of CTAs. ranks: one process per GPU "
@@ -322,11 +325,12 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
     from rich.console import Console
 
     from litmus.report.table import results_table, verdict_summary
-    from litmus.run.config import RunConfig, load_stress
+    from litmus.run.config import load_stress
     from litmus.run.registry import make_backend
-    from litmus.select import resolve
+    from litmus.session import run_config
+    from litmus.spec import load_tests
 
-    tests = resolve(paths, variant)
+    tests = load_tests(paths, variant)
     stress_cfg = load_stress(stress)
     console = Console(stderr=True)
     ranks = _parse_ranks(ranks_text)
@@ -336,15 +340,8 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
     backend_obj = make_backend(backend, **opts)
     try:
         desc = backend_obj.describe()
-        if instances is None:
-            instances = desc.get("default_instances", 1 << 16)
-        config = RunConfig(
-            iterations=None if time_budget else (iterations or 4),
-            time_budget=time_budget,
-            instances=int(instances),
-            seed=seed,
-            stress=stress_cfg,
-        )
+        config = run_config(backend_obj, iterations=iterations, time_budget=time_budget,
+                            instances=instances, seed=seed, stress=stress_cfg)
         out_path = Path(out or _default_out(backend_obj.name))
         console.print(f"[bold]backend[/bold] {backend_obj.name} on {desc.get('device', '?')}")
         if desc.get("note"):
@@ -364,7 +361,7 @@ def _run_with_progress(tests: Sequence[Any], backend: Any, config: Any, out: Any
                        console: Any) -> list[Any]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from litmus.run.driver import run_tests
+    from litmus.session import run_tests
 
     with Progress(
         TextColumn("{task.description}"),
@@ -429,9 +426,9 @@ def audit(paths: Sequence[str], variant: str | None, targets: str, jobs: int | N
     from rich.table import Table
 
     from litmus.audit.batch import audit_many
-    from litmus.select import resolve
+    from litmus.spec import load_tests
 
-    tests = resolve(paths, variant)
+    tests = load_tests(paths, variant)
     target_list = [t.strip() for t in targets.split(",") if t.strip()]
     console = Console(stderr=True)
     with Progress(console=console, transient=True) as progress:
@@ -493,7 +490,7 @@ def doctor(as_json: bool, rendezvous: bool) -> None:
       litmus doctor
       litmus doctor --json --rendezvous
     """
-    from litmus.doctor import doctor_main
+    from litmus.run.doctor import doctor_main
 
     sys.exit(doctor_main(json=as_json, try_rendezvous=rendezvous))
 
@@ -502,7 +499,7 @@ def doctor(as_json: bool, rendezvous: bool) -> None:
 @click.argument("results", type=click.Path(exists=True, dir_okay=False))
 @click.option("--markdown", is_flag=True, help="Print a Markdown table (for docs/results/).")
 @click.option("--verdict", "verdicts", multiple=True,
-              type=click.Choice(["VIOLATION", "racy-witnessed", "racy-unseen", "correct"]),
+              type=click.Choice(list(VERDICTS)),
               help="Only records with this verdict (repeatable).")
 @_friendly
 def report(results: str, markdown: bool, verdicts: Sequence[str]) -> None:

@@ -19,7 +19,62 @@ import re
 from typing import Mapping
 
 from litmus.errors import LitmusError
-from litmus.ir import And, Cmp, Const, LocRef, Not, Or, Prop, RegRef, Term, TrueProp
+from litmus.ir import And, Cmp, CondKind, Const, LocRef, Not, Or, Prop, RegRef, Term, TrueProp
+
+# ----------------------------------------------------------------------------- condition kinds
+
+KIND_TEXT: dict[str, str] = {"exists": "exists", "not_exists": "~exists", "forall": "forall"}
+"""How each condition kind is written (herd, the catalog and ``.litmus`` files)."""
+
+KIND_WORDS: dict[str, CondKind] = {"exists": "exists", "~exists": "not_exists", "not_exists": "not_exists",
+                                   "forall": "forall"}
+"""Every spelling a condition kind is read from (``~ exists`` with spaces is ``~exists``)."""
+
+
+def kind_text(kind: str) -> str:
+    """The written form of condition kind ``kind`` (``not_exists`` -> ``~exists``)."""
+    return KIND_TEXT[kind]
+
+
+def parse_kind(word: str) -> CondKind:
+    """The condition kind spelled ``word`` (``exists``, ``~exists``, ``not_exists``, ``forall``).
+
+    Raises ``ValueError`` naming the accepted spellings.
+    """
+    key = re.sub(r"\s+", "", word)
+    if key not in KIND_WORDS:
+        raise ValueError(f"condition kind {word!r}; use exists, ~exists (or not_exists) or forall")
+    return KIND_WORDS[key]
+
+
+def in_target(kind: str, holds: bool) -> bool:
+    """Whether a state where the condition's prop ``holds`` is in the *target outcome*: the
+    outcome the condition is about.  ``exists``/``~exists``: the prop; ``forall``: its negation
+    (a counter-example)."""
+    return (not holds) if kind == "forall" else holds
+
+
+def validated(kind: str, holds: list[bool]) -> bool:
+    """Herd's verdict over the allowed states (``holds[i]``: the prop holds in state i):
+    ``exists`` iff some state satisfies it, ``~exists`` iff none does, ``forall`` iff all do."""
+    if kind == "exists":
+        return any(holds)
+    if kind == "not_exists":
+        return not any(holds)
+    if kind == "forall":
+        return all(holds)
+    raise ValueError(f"unknown condition kind {kind!r}; use exists, ~exists or forall")
+
+
+def validated_means_reachable(kind: str) -> bool:
+    """Whether a validated condition means its target outcome is reachable (``exists``), or
+    unreachable (``~exists``: none satisfies the prop; ``forall``: no counter-example)."""
+    return kind == "exists"
+
+
+def target_reachable(kind: str, holds: list[bool]) -> bool:
+    """Whether some allowed state lies in the target outcome (see :func:`in_target`)."""
+    return any(in_target(kind, h) for h in holds)
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<op>/\\|\\/|\|\||&&|==|!=|<=|>=|<|>|=|~|!|\(|\))"

@@ -38,7 +38,7 @@ def preflight() -> dict[str, Any]:
     import triton
     import triton.language as tl
 
-    from litmus.run.ranks_env import free_port
+    from litmus.run.ranks.env import free_port
 
     @triton.jit
     def probe(buf_ptrs_dev, pad_ptrs_dev, out):
@@ -105,7 +105,7 @@ def main() -> int:
 
     from litmus.errors import LitmusError
     from litmus.run.config import RunConfig
-    from litmus.run.driver import VariantResult, run_tests
+    from litmus.session import VariantResult, run_tests
     from litmus.run.ranks import RanksBackend
 
     tests = rank0_tests(args.catalog)

@@ -21,3 +21,23 @@ def litmus_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     os.environ["LITMUS_CACHE"] = str(path)
     yield path
     os.environ.pop("LITMUS_CACHE", None)
+
+
+@pytest.fixture
+def sb_file(tmp_path: Path) -> Path:
+    """``tests.patterns.SB_YAML`` written to ``sb.yaml`` in the test's temporary folder."""
+    from tests.patterns import SB_YAML
+
+    path = tmp_path / "sb.yaml"
+    path.write_text(SB_YAML)
+    return path
+
+
+@pytest.fixture
+def mp_file(tmp_path: Path) -> Path:
+    """``tests.patterns.MP_YAML`` written to ``mp.yaml`` in the test's temporary folder."""
+    from tests.patterns import MP_YAML
+
+    path = tmp_path / "mp.yaml"
+    path.write_text(MP_YAML)
+    return path

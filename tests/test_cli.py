@@ -8,39 +8,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from litmus.cli import main
+from tests.patterns import SB_YAML
 
-SB_YAML = """\
-name: SB-cli
-title: store buffering
-description: test file
-source: herd classic SB
-locations: {x: 0, y: 0}
-threads:
-  P0:
-    at: {rank: 0, cta: 0}
-    do:
-      - store: {loc: x, value: 1}
-      - "{fence}"
-      - load: {reg: r0, loc: y}
-  P1:
-    at: {rank: 0, cta: 1}
-    do:
-      - store: {loc: y, value: 1}
-      - "{fence}"
-      - load: {reg: r1, loc: x}
-exists: "P0:r0 == 0 /\\\\ P1:r1 == 0"
-placeholders:
-  fence: the fence between the store and the load
-variants:
-  - name: plain
-    set: {fence: []}
-    expect: allowed
-    why: no fence
-  - name: fence-sc-gpu
-    set: {fence: {fence: {sem: sc, scope: gpu}}}
-    expect: forbidden
-    why: morally strong fence.sc on both sides
-"""
 
 
 def write(tmp_path: Path, text: str, name: str = "sb.yaml") -> Path:

@@ -8,27 +8,16 @@ so the rule tables can be checked against real compiler output of small hand-wri
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
 from typing import Any, Mapping
 
+from litmus.codegen.targets import Target, parse_target
 from litmus.errors import LitmusError
 
-
-@dataclass(frozen=True)
-class TargetSpec:
-    """A compile target: the Triton backend, its arch and warp size, and the asm key to read."""
-
-    name: str
-    backend: str
-    arch: int | str
-    warp_size: int
-    asm_key: str
-
-
-TARGETS: dict[str, TargetSpec] = {
-    "ptx": TargetSpec("ptx", "cuda", 90, 32, "ptx"),
-    "amdgcn": TargetSpec("amdgcn", "hip", "gfx942", 64, "amdgcn"),
+TARGETS: dict[str, Target] = {
+    "ptx": parse_target("cuda:90"),
+    "amdgcn": parse_target("hip:gfx942"),
 }
+"""The audit table name -> the compile target its hand-written kernels are checked on."""
 
 # Other spellings a caller (or litmus.codegen) may use for the same targets.
 TARGET_ALIASES: dict[str, str] = {
@@ -85,12 +74,10 @@ def compile_jit(
     (it costs about 0.7 s a kernel on the 2-core CI machine, so it is only done when asked).
     """
     import triton
-    from triton.backends.compiler import GPUTarget
 
     name = canonical_target(target)
-    spec = TARGETS["ptx" if name == "sass" else name]
     src = _ast_source(fn, signature, constexprs or {})
-    kernel = triton.compile(src, target=GPUTarget(spec.backend, spec.arch, spec.warp_size))
+    kernel = triton.compile(src, target=TARGETS["ptx" if name == "sass" else name].gpu_target())
     texts = {k: v for k, v in kernel.asm.items() if isinstance(v, str)}
     if name == "sass" and "cubin" in kernel.asm:
         from litmus.audit.sass import disassemble

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from litmus.condition import evaluate
+from litmus.condition import in_target as condition_in_target
 from litmus.ir import LitmusTest
 
 LABELS = ("sc", "weak", "forbidden", "timeout")
@@ -30,8 +31,7 @@ VERDICTS = ("VIOLATION", "racy-witnessed", "racy-unseen", "correct")
 
 def in_target(test: LitmusTest, state: Mapping[str, int]) -> bool:
     """Whether ``state`` lies in the condition's target outcome (prop; not prop for forall)."""
-    holds = evaluate(test.condition.prop, state)
-    return (not holds) if test.condition.kind == "forall" else holds
+    return condition_in_target(test.condition.kind, evaluate(test.condition.prop, state))
 
 
 def rule_of_three(n: int) -> float | None:

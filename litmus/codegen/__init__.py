@@ -6,21 +6,20 @@ Public API (triton and torch are imported lazily, only by the calls that need th
     load_kernel(source, interpret=None) -> ModuleType     # cached .py file, imported
     compile_variant(test, target, options=None, num_warps=4) -> Compiled   # "cuda:90", "hip:gfx942"
     observables(test) -> tuple[str, ...]                  # outcome keys (same rule as litmus.model)
-    litmus.codegen.host: make_heaps, pointer_table, permutations, perm_tensor, make_out,
-        histogram, timed_out, merge_rank_outputs, outcome_keys
-    litmus.codegen.driver.run_once(test, options, ...) -> DriverResult   # reference host driver
 
 Kernel arguments, in order (``litmus.codegen.layout.KERNEL_ARGS``)::
 
     heap_ptrs *i64, out *i32, perm *i64, n_instances i32, progs_per_role i32,
     loc_stride i32, inst_stride i32, BLOCK constexpr
 
-See docs/codegen.md for the layout and the op mapping.
+The host-side buffers for these arguments (heaps, pointer table, permutations, outcome counts)
+are in ``litmus.run.buffers``.  See docs/codegen.md for the layout and the op mapping.
 """
 
 from litmus.codegen.compiler import Compiled, CompiledKernel, compile_variant
 from litmus.codegen.generate import build_layout, generate
-from litmus.codegen.layout import KERNEL_ARGS, KERNEL_SIGNATURE, KernelEntry, Layout, LocationSlot, SpinSlot, observables
+from litmus.codegen.layout import KERNEL_ARGS, KERNEL_SIGNATURE, KernelEntry, Layout, LocationSlot, SpinSlot
+from litmus.observables import observables
 from litmus.codegen.loader import load_kernel
 from litmus.codegen.options import CodegenOptions, Features, detect_features
 from litmus.codegen.source import KernelSource

@@ -11,9 +11,8 @@ from litmus.codegen.layout import (
     Layout,
     LocationSlot,
     SpinSlot,
-    observable_registers,
-    observables,
 )
+from litmus.observables import observable_registers, observables
 from litmus.codegen.ops import Emitter, ThreadContext
 from litmus.codegen.options import CodegenOptions
 from litmus.codegen.source import KernelSource

@@ -7,20 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from litmus.ir import (
-    And,
-    Cmp,
-    Condition,
-    Load,
-    Not,
-    Or,
-    Prop,
-    RegRef,
-    Rmw,
-    Spin,
-    Compute,
-    LitmusTest,
-)
 
 # The kernel arguments, in order.  ``BLOCK`` is a ``tl.constexpr``.
 KERNEL_ARGS: tuple[str, ...] = (
@@ -72,15 +58,17 @@ class KernelEntry:
     ``roles[g]`` are the threads played by programs ``[g*P, (g+1)*P)``; a role with several
     threads is a shared CTA (lanes ``[s*BLOCK, (s+1)*BLOCK)`` play its ``s``-th thread).
     ``rank`` is the rank whose process launches it (``None``: grid mode, one launch for all).
+    ``parallel``: parallel mode, where every one of the ``P`` programs plays every role.
     """
 
     name: str
     rank: int | None
     roles: tuple[tuple[str, ...], ...]
+    parallel: bool = False
 
     def grid(self, progs_per_role: int) -> tuple[int]:
-        """The launch grid for ``progs_per_role`` programs per role."""
-        return (len(self.roles) * progs_per_role,)
+        """The launch grid for ``progs_per_role`` programs per role (parallel mode: ``P`` in all)."""
+        return (progs_per_role,) if self.parallel else (len(self.roles) * progs_per_role,)
 
 
 @dataclass(frozen=True)
@@ -147,52 +135,3 @@ class Layout:
             if k.rank == rank:
                 return k
         raise KeyError(f"{self.test_id}: no kernel for rank {rank} in {self.mode} mode")
-
-
-# ------------------------------------------------------------------------- observables
-
-
-def _prop_regs(prop: Prop) -> set[tuple[str, str]]:
-    if isinstance(prop, Cmp):
-        return {(t.thread, t.reg) for t in (prop.lhs, prop.rhs) if isinstance(t, RegRef)}
-    if isinstance(prop, (And, Or)):
-        return set().union(*(_prop_regs(p) for p in prop.parts)) if prop.parts else set()
-    if isinstance(prop, Not):
-        return _prop_regs(prop.part)
-    return set()
-
-
-def written_registers(test: LitmusTest) -> set[tuple[str, str]]:
-    """``(thread, reg)`` for every register some instruction of ``test`` writes."""
-    regs: set[tuple[str, str]] = set()
-    for t in test.threads:
-        for ins in t.instrs:
-            reg = None
-            if isinstance(ins, (Load, Rmw, Spin)):
-                reg = ins.reg
-            elif isinstance(ins, Compute):
-                reg = ins.dst
-            if reg is not None:
-                regs.add((t.name, reg))
-    return regs
-
-
-def condition_registers(cond: Condition) -> set[tuple[str, str]]:
-    """``(thread, reg)`` for every register the condition names."""
-    return _prop_regs(cond.prop)
-
-
-def observable_registers(test: LitmusTest) -> tuple[tuple[str, str], ...]:
-    """Written registers plus condition registers, sorted by thread then register."""
-    return tuple(sorted(written_registers(test) | condition_registers(test.condition)))
-
-
-def observables(test: LitmusTest) -> tuple[str, ...]:
-    """Outcome keys: every observable register as ``"P1:r0"``, then every location name.
-
-    The same rule as ``litmus.model.observables``: registers some instruction writes plus
-    registers named in the condition, sorted by thread then register, then the locations in
-    declaration order.
-    """
-    regs = tuple(f"{t}:{r}" for t, r in observable_registers(test))
-    return regs + tuple(loc.name for loc in test.locations)

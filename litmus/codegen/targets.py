@@ -19,6 +19,11 @@ class Target:
     def __str__(self) -> str:
         return f"{self.backend}:{self.arch}"
 
+    @property
+    def asm_key(self) -> str:
+        """The name of the target's assembly artifact: ``ptx`` (cuda) or ``amdgcn`` (hip)."""
+        return "ptx" if self.backend == "cuda" else "amdgcn"
+
     def gpu_target(self) -> object:
         """``triton.backends.compiler.GPUTarget`` for this target."""
         from triton.backends.compiler import GPUTarget

@@ -7,6 +7,7 @@ import dataclasses
 import os
 from pathlib import Path
 
+from litmus.condition import validated_means_reachable
 from litmus.errors import LitmusError
 from litmus.interop.reader import read_litmus
 from litmus.ir import Expectation, LitmusTest
@@ -47,7 +48,7 @@ def expectation(test: LitmusTest, passes: bool) -> Expectation:
     ``passes`` is the csv value: ``exists`` passes when its body is reachable; ``~exists``
     and ``forall`` pass when their target outcome is unreachable.
     """
-    reachable = passes if test.condition.kind == "exists" else not passes
+    reachable = passes if validated_means_reachable(test.condition.kind) else not passes
     return Expectation("allowed" if reachable else "forbidden", _WHY)
 
 

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from litmus.condition import ConditionSyntaxError, parse_prop, terms
+from litmus.condition import ConditionSyntaxError, parse_kind, parse_prop, terms
 from litmus.errors import LitmusError, UnsupportedError
 from litmus.interop.instructions import IDENT, INT, Cell, parse_instruction
 from litmus.interop.metadata import split_description
@@ -288,7 +288,7 @@ def _add_row(threads: list[_ThreadCols], row: list[Cell]) -> None:
 def _condition(src: _Source, offset: int) -> _Cond:
     m = _COND_START.match(src.text, offset)
     assert m is not None
-    kind = {"exists": "exists", "forall": "forall"}.get(m.group(1), "not_exists")
+    kind = parse_kind(m.group(1))
     body_offset = src.skip_space(m.end())
     body = src.text[body_offset:].rstrip()
     line, col = src.where(offset)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from litmus.condition import format_prop
+from litmus.condition import format_prop, kind_text
 from litmus.errors import LitmusError
 from litmus.interop.instructions import IDENT
 from litmus.interop.metadata import is_homes_line, join_description
@@ -40,7 +40,6 @@ from litmus.ir import (
 )
 
 _THREAD_NAME = re.compile(r"P\d+\Z")
-_COND_KEYWORD = {"exists": "exists", "not_exists": "~exists", "forall": "forall"}
 _RESERVED = {"exists", "forall", "locations", "filter"}
 
 
@@ -63,7 +62,7 @@ def write_litmus(test: LitmusTest) -> str:
     out.append("}")
     heads = [f"{t.name}@cta {t.cta},gpu {t.rank}" for t in test.threads]
     out += _table([heads] + _transpose(columns))
-    out.append(_COND_KEYWORD[test.condition.kind])
+    out.append(kind_text(test.condition.kind))
     out.append(f"({format_prop(test.condition.prop)})")
     return "\n".join(out) + "\n"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from itertools import product
 
-from litmus.condition import evaluate
+from litmus.condition import evaluate, target_reachable, validated
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.model.barriers import match_barriers
@@ -82,17 +82,12 @@ def check(test: LitmusTest, model: str = "ptx", unroll: int = DEFAULT_UNROLL) ->
     allowed = tuple(sorted(states))
     cond = test.condition
     sat = [evaluate(cond.prop, dict(s)) for s in allowed]
-    if cond.kind == "exists":
-        validated = any(sat)
-    elif cond.kind == "not_exists":
-        validated = not any(sat)
-    elif cond.kind == "forall":
-        validated = all(sat)
-    else:
-        raise LitmusError.at(test.source_file, test.source_line,
-                             f"unknown condition kind {cond.kind!r}; use exists, ~exists or forall")
-    target = not all(sat) if cond.kind == "forall" else any(sat)
-    return ModelResult(test, model, allowed, validated, target, hang, time.perf_counter() - start)
+    try:
+        ok = validated(cond.kind, sat)
+    except ValueError as e:
+        raise LitmusError.at(test.source_file, test.source_line, str(e)) from None
+    target = target_reachable(cond.kind, sat)
+    return ModelResult(test, model, allowed, ok, target, hang, time.perf_counter() - start)
 
 
 def _reachable_states(regs: dict[str, int], frame: object, keys: tuple[str, ...],

@@ -1,12 +1,11 @@
-"""The model checker's result type and the observable keys of a test."""
+"""The model checker's result type (the keys of a state are :func:`litmus.observables.observables`)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from litmus.condition import terms
-from litmus.ir import Compute, Load, LitmusTest, RegRef, Rmw, Spin
+from litmus.ir import LitmusTest
+from litmus.observables import observables
 
 State = tuple[tuple[str, int], ...]
 """A final state: sorted ``(key, value)`` pairs, keys ``"P1:r0"`` and ``"x"``."""
@@ -31,25 +30,4 @@ class ModelResult:
     seconds: float
 
 
-def _natural(s: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", s))
-
-
-def observables(test: LitmusTest) -> tuple[str, ...]:
-    """The keys of a final state: every register some instruction writes and every register
-    the condition names (``"P1:r0"``, by thread then register), then every location name."""
-    order = {t.name: k for k, t in enumerate(test.threads)}
-    regs: set[tuple[str, str]] = set()
-    for t in test.threads:
-        for i in t.instrs:
-            if isinstance(i, Load):
-                regs.add((t.name, i.reg))
-            elif isinstance(i, (Rmw, Spin)) and i.reg:
-                regs.add((t.name, i.reg))
-            elif isinstance(i, Compute):
-                regs.add((t.name, i.dst))
-    for term in terms(test.condition.prop):
-        if isinstance(term, RegRef):
-            regs.add((term.thread, term.reg))
-    keyed = sorted(regs, key=lambda tr: (order.get(tr[0], len(order)), _natural(tr[0]), _natural(tr[1])))
-    return tuple(f"{t}:{r}" for t, r in keyed) + tuple(l.name for l in test.locations)
+__all__ = ["ModelResult", "State", "observables"]

@@ -83,13 +83,14 @@ class VariantItem(pytest.Item):
     def runtest(self) -> None:
         from litmus.model import check
         from litmus.pytest_plugin.runner import instances_for, run_on
-        from litmus.run.config import RunConfig, load_stress
+        from litmus.session import run_config
 
         state = get_state(self.config)
         opts = state.options
         test = self.test
         parts: list[str] = []
-        reachable = check(test, "ptx").target_reachable
+        ptx = check(test, "ptx")  # once per item: the run below is classified against it too
+        reachable = ptx.target_reachable
         self.user_properties += [
             ("litmus_expect", test.expect.outcome if test.expect else "none"),
             ("litmus_model_target_reachable", reachable),
@@ -108,14 +109,10 @@ class VariantItem(pytest.Item):
             if parts:
                 raise LitmusFailure(test, parts + [f"(not run: {reason})"])
             raise pytest.skip.Exception(reason, _use_item_location=True)  # report at the YAML file
-        config = RunConfig(
-            iterations=None if opts.time_budget is not None else opts.iterations,
-            time_budget=opts.time_budget,
-            instances=instances_for(backend, opts.instances),
-            seed=opts.seed,
-            stress=load_stress(opts.stress),
-        )
-        result = run_on(test, backend, config)
+        config = run_config(backend, iterations=opts.iterations, time_budget=opts.time_budget,
+                            instances=instances_for(backend, opts.instances), seed=opts.seed,
+                            stress=opts.stress)
+        result = run_on(test, backend, config, ptx=ptx)
         self.user_properties += result.properties()
         if result.forbidden_count:
             parts.append(observed_forbidden(result))

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-BACKENDS: tuple[str, ...] = ("auto", "cpu", "cuda", "ranks", "model")
+from litmus.run.registry import backend_names
+
+BACKENDS: tuple[str, ...] = ("auto", *backend_names(), "model")
+"""--litmus-backend choices: auto, every registered backend, and model (check expectations only)."""
 DEFAULT_PATHS: tuple[str, ...] = ("catalog",)
 
 

@@ -10,10 +10,9 @@ from litmus.pytest_plugin.result import LitmusResult
 
 def condition_text(test: LitmusTest) -> str:
     """The condition as written: ``exists P1:r0 == 1 /\\ P1:r1 == 0``."""
-    from litmus.condition import format_prop
+    from litmus.condition import format_prop, kind_text
 
-    kind = {"not_exists": "~exists"}.get(test.condition.kind, test.condition.kind)
-    return f"{kind} {test.condition.text or format_prop(test.condition.prop)}"
+    return f"{kind_text(test.condition.kind)} {test.condition.text or format_prop(test.condition.prop)}"
 
 
 def where(test: LitmusTest) -> str:

@@ -11,9 +11,9 @@ from litmus.condition import ConditionSyntaxError, evaluate, parse_prop, state_k
 from litmus.errors import LitmusError
 from litmus.ir import Const, LitmusTest, Prop
 from litmus.run.config import RunConfig
+from litmus.spec.select import INLINE_FILE  # the file name problems and results of inline YAML carry
 
 TOP_ROWS = 8
-INLINE_FILE = "<inline pattern>"  # the file name problems and results of inline YAML carry
 
 
 @dataclass(frozen=True)

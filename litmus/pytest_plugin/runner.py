@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,8 +12,10 @@ from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.pytest_plugin.backends import BackendPool
 from litmus.pytest_plugin.options import PluginOptions
-from litmus.pytest_plugin.result import INLINE_FILE, LitmusResult
+from litmus.model import ModelResult
+from litmus.pytest_plugin.result import LitmusResult
 from litmus.run.config import RunConfig, load_stress
+from litmus.spec import filter_variants, load_text
 
 CPU_INSTANCES = 256  # the Triton interpreter is slow; a pytest run keeps rounds small
 
@@ -24,30 +25,11 @@ def is_inline(pattern: str) -> bool:
     return "\n" in pattern or pattern.lstrip().startswith("name:")
 
 
-def load_inline(text: str) -> list[LitmusTest]:
-    """The variants of the pattern(s) written in ``text``; problems name ``<inline pattern>:line``."""
-    from litmus.spec.compile import compile_pattern
-    from litmus.spec.yamlpos import load_documents
-
-    docs, problems = load_documents(text, INLINE_FILE)
-    tests: list[LitmusTest] = []
-    for doc in docs if not problems else []:
-        pattern, more = compile_pattern(doc, INLINE_FILE)
-        problems += more
-        if pattern is not None:
-            tests += pattern.expand()
-    if problems:
-        raise LitmusError(problems)
-    if not tests:
-        raise LitmusError.at(INLINE_FILE, 1, "the text holds no pattern (name:, locations:, threads:, condition)")
-    return tests
-
-
 def find_tests(pattern: str, roots: tuple[Path, ...], base: Path) -> list[LitmusTest]:
     """The variants of ``pattern``: inline YAML, a YAML file (relative to ``base`` or the cwd),
     or a pattern name (``NAME`` or ``NAME[variant]``) in ``roots``."""
     if is_inline(pattern):
-        return load_inline(pattern)
+        return load_text(pattern)
     from litmus.spec import find_pattern, load_paths
 
     for candidate in (Path(pattern), base / pattern):
@@ -58,41 +40,30 @@ def find_tests(pattern: str, roots: tuple[Path, ...], base: Path) -> list[Litmus
     return find_pattern(pattern, roots or ("catalog",))
 
 
-def pick_variant(tests: list[LitmusTest], variant: str | None, pattern: str) -> LitmusTest:
-    """The one test named by ``variant`` (exact name or shell pattern); error if none or several."""
-    if variant is not None:
-        tests = [t for t in tests if t.variant == variant or fnmatch.fnmatchcase(t.variant, variant)]
-        if not tests:
-            raise LitmusError(f"{pattern!r} has no variant matching {variant!r}")
-    if len(tests) != 1:
-        names = ", ".join(t.id for t in tests)
-        raise LitmusError(f"{pattern!r} has {len(tests)} variants ({names}); choose one with variant=...")
-    return tests[0]
-
-
-def instances_for(backend: Any, asked: int | None) -> int:
-    """Instances per round: the one asked for, else a small count on cpu, else the backend's default."""
+def instances_for(backend: Any, asked: int | None) -> int | None:
+    """Instances per round: the one asked for, else a small count on cpu, else None (the
+    backend's default)."""
     if asked is not None:
         return asked
-    if backend.name == "cpu":
-        return CPU_INSTANCES
-    return int(backend.describe().get("default_instances", 1 << 16))
+    return CPU_INSTANCES if backend.name == "cpu" else None
 
 
-def run_on(test: LitmusTest, backend: Any, config: RunConfig) -> LitmusResult:
-    """Run ``test`` on ``backend`` until ``config``'s rounds or time are spent; classify it."""
-    from litmus.model import check
-    from litmus.run.driver import run_variant
+def run_on(test: LitmusTest, backend: Any, config: RunConfig, ptx: ModelResult | None = None) -> LitmusResult:
+    """Run ``test`` on ``backend`` until ``config``'s rounds or time are spent; classify it.
 
-    verdict, seconds, rounds = run_variant(test, backend, config)
+    ``ptx``: the test's PTX model result when the caller has it (it is computed otherwise).
+    """
+    from litmus.session import run_variant
+
+    ran = run_variant(test, backend, config, ptx=ptx)
     return LitmusResult(
         test=test,
         backend=backend.name,
         config=config,
-        detail=verdict,
-        model_allows_target=check(test, "ptx").target_reachable,
-        rounds=rounds,
-        seconds=seconds,
+        detail=ran.verdict,
+        model_allows_target=ran.ptx.target_reachable,
+        rounds=ran.rounds,
+        seconds=ran.seconds,
     )
 
 
@@ -106,7 +77,8 @@ class LitmusRunner:
 
     def load(self, pattern: str, variant: str | None = None) -> LitmusTest:
         """The litmus test named by ``pattern`` (path, catalog name or inline YAML) and ``variant``."""
-        return pick_variant(find_tests(pattern, self.options.paths, self.rootdir), variant, pattern)
+        return filter_variants(find_tests(pattern, self.options.paths, self.rootdir), variant, one=True,
+                               what=pattern)[0]
 
     def run(
         self,
@@ -139,9 +111,12 @@ class LitmusRunner:
         why_not = backend_obj.skip_reason(test)
         if why_not is not None:
             pytest.skip(f"{test.id} on {backend_obj.name}: {why_not}")
+        from litmus.session import run_config
+
         budget = time if time is not None else (None if iterations is not None else self.options.time_budget)
-        config = RunConfig(
-            iterations=None if budget is not None else (iterations or self.options.iterations),
+        config = run_config(
+            backend_obj,
+            iterations=iterations or self.options.iterations,
             time_budget=budget,
             instances=instances_for(backend_obj, instances if instances is not None else self.options.instances),
             seed=self.options.seed if seed is None else seed,

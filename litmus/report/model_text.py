@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from litmus.condition import format_prop, format_term, terms
+from litmus.condition import format_prop, format_term, kind_text, terms
 from litmus.ir import Const, LitmusTest
-
-KIND_TEXT = {"exists": "exists", "not_exists": "~exists", "forall": "forall"}
-
 
 def condition_text(test: LitmusTest) -> str:
     """``exists (P1:r0 == 1 /\\ P1:r1 == 0)`` style text of the test's condition."""
-    return f"{KIND_TEXT[test.condition.kind]} ({format_prop(test.condition.prop)})"
+    return f"{kind_text(test.condition.kind)} ({format_prop(test.condition.prop)})"
 
 
 def condition_keys(test: LitmusTest) -> list[str]:

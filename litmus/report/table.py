@@ -20,7 +20,7 @@ def _rate(res: Any) -> str:
 
 
 def results_table(results: Sequence[Any], title: str = "") -> Any:
-    """A rich Table of :class:`litmus.run.driver.VariantResult` s."""
+    """A rich Table of :class:`litmus.session.VariantResult` s."""
     from rich.markup import escape
     from rich.table import Table
 

@@ -35,17 +35,9 @@ from litmus.codegen.layout import Layout
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.run.backend import Round, Row
-from litmus.run.config import RunConfig
-from litmus.run.count import count_rows
-from litmus.run.stress import (
-    HeapPlan,
-    heap_plan,
-    init_strided,
-    instance_count,
-    round_permutations,
-    round_seed,
-    validate_stress,
-)
+from litmus.run.buffers import HeapPlan, count_rows, heap_plan, init_strided
+from litmus.run.config import RunConfig, validate_stress
+from litmus.run.stress import instance_count, round_permutations, round_seed
 
 _POLL_SLICE = 0.25  # seconds between liveness checks while waiting for a reply
 DEFAULT_INSTANCES = 1 << 14  # instances per round the CLI uses unless told (interpreter rounds stay short)
@@ -147,7 +139,7 @@ def _prepare(key: str, test: Any, options: Any, rank: int, heaps: list[Any], out
              n_instances: int, loc_stride: int, inst_stride: int) -> _Prepared:  # pragma: no cover - child
     """Generate and load ``test``'s kernel for ``rank`` and build this process's pointer table."""
     from litmus.codegen import generate, load_kernel
-    from litmus.codegen.host import pointer_table
+    from litmus.run.buffers import pointer_table
 
     source = generate(test, options)
     module = load_kernel(source, interpret=True)
@@ -173,7 +165,7 @@ class Worker:
         return self.process.pid
 
 
-_LIVE_POOLS: "weakref.WeakSet[WorkerPool]" = weakref.WeakSet()
+_LIVE_POOLS: "weakref.WeakSet[RoleProcessPool]" = weakref.WeakSet()
 
 
 @contextmanager
@@ -200,8 +192,9 @@ def _close_all_pools() -> None:
         pool.close()
 
 
-class WorkerPool:
-    """Worker processes started with ``spawn`` and ``TRITON_INTERPRET=1``, grown on demand."""
+class RoleProcessPool:
+    """Interpreter worker processes, one per role (the threads of one (rank, cta)), started with
+    ``spawn`` and ``TRITON_INTERPRET=1``, grown on demand."""
 
     def __init__(self, start_timeout: float = 180.0) -> None:
         import torch
@@ -394,7 +387,7 @@ class CpuBackend:
         self.spin_bound = spin_bound
         self.start_timeout = start_timeout
         self.round_timeout = round_timeout
-        self._pool: WorkerPool | None = None
+        self._pool: RoleProcessPool | None = None
         self._setup: _Setup | None = None
         self._token = 0
         self._skip_cache: dict[LitmusTest, str | None] = {}
@@ -407,9 +400,9 @@ class CpuBackend:
         """Start the worker pool now (otherwise it starts at the first round)."""
         self._ensure_workers(self.workers)
 
-    def _ensure_workers(self, n: int) -> WorkerPool:
+    def _ensure_workers(self, n: int) -> RoleProcessPool:
         if self._pool is None:
-            self._pool = WorkerPool(self.start_timeout)
+            self._pool = RoleProcessPool(self.start_timeout)
         try:
             self._pool.ensure(max(n, self.workers))
         except WorkerError:

@@ -98,6 +98,11 @@ register(BackendEntry("ranks", _make_ranks, _ranks_probe,
                       "one process per rank (GPU), world_size and rank placement as options"))
 
 
+def backend_names() -> tuple[str, ...]:
+    """Every registered backend name, in registration order (``auto`` is not one)."""
+    return tuple(_REGISTRY)
+
+
 def available_backends() -> dict[str, str | None]:
     """Every registered backend name -> why it cannot run here (None when it can)."""
     return {name: entry.probe() for name, entry in _REGISTRY.items()}

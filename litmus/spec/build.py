@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from litmus import ir
-from litmus.condition import parse_condition_or_error, terms
+from litmus.condition import parse_condition_or_error, parse_kind, terms
 from litmus.errors import LitmusError, Problem
-from litmus.spec import models as m
+from litmus.spec import documents as m
 from litmus.spec.shape import suggest
 from litmus.spec.yamlpos import LDict, LList, Pos
 
@@ -237,7 +237,7 @@ def _condition(
                 f"condition names location '{term.loc}', which is not declared"
                 + suggest(term.loc, locs, f"locations: {', '.join(locs)}"),
             )
-    kind = {"exists": "exists", "~exists": "not_exists", "not_exists": "not_exists", "forall": "forall"}[key]
+    kind = parse_kind(key)
     return ir.Condition(kind, prop, text)
 
 

@@ -1,5 +1,5 @@
 """One YAML document -> a :class:`~litmus.spec.pattern.Pattern`: its variants expanded into IR
-litmus tests (validated with the pydantic models of :mod:`litmus.spec.models`)."""
+litmus tests (validated with the pydantic models of :mod:`litmus.spec.documents`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import yaml
 
 from litmus import ir
 from litmus.errors import LitmusError, Problem
-from litmus.spec import models as m
+from litmus.spec import documents as m
 from litmus.spec.build import build_program
 from litmus.spec.pattern import Pattern
 from litmus.spec.placeholders import Filler, uses

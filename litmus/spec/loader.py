@@ -32,13 +32,14 @@ def _read_file(path: str | Path) -> tuple[list[Pattern], list[Problem]]:
     cached = spec_cache.get(k)
     if cached is not None:
         return cached, []
-    patterns, problems = _compile_text(text, file)
+    patterns, problems = compile_text(text, file)
     if not problems:
         spec_cache.put(k, patterns)
     return patterns, problems
 
 
-def _compile_text(text: str, file: str) -> tuple[list[Pattern], list[Problem]]:
+def compile_text(text: str, file: str) -> tuple[list[Pattern], list[Problem]]:
+    """The patterns of YAML ``text`` (problems name ``file``), with every problem found."""
     # imported here: a cache hit needs neither YAML nor pydantic (a third of a warm start-up)
     from litmus.spec.compile import compile_pattern
     from litmus.spec.yamlpos import load_documents

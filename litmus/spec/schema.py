@@ -1,4 +1,4 @@
-"""The JSON Schema of a catalog YAML document, generated from :mod:`litmus.spec.models`.
+"""The JSON Schema of a catalog YAML document, generated from :mod:`litmus.spec.documents`.
 
 ``python -m litmus.spec.schema > catalog/schema.json`` regenerates the committed copy.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from litmus.spec.models import PatternDoc
+from litmus.spec.documents import PatternDoc
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

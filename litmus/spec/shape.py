@@ -1,4 +1,4 @@
-"""Check one YAML document against :class:`~litmus.spec.models.PatternDoc`; explain each error
+"""Check one YAML document against :class:`~litmus.spec.documents.PatternDoc`; explain each error
 in a sentence that says what is wrong and what is accepted, at the right file:line:column."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pydantic import BaseModel, Tag, ValidationError
 from pydantic.fields import FieldInfo
 
 from litmus.errors import Problem
-from litmus.spec.models import NAME_RE, OPS, PATTERN_NAME_RE, PLACEHOLDER_RE, THREAD_RE, PatternDoc
+from litmus.spec.documents import NAME_RE, OPS, PATTERN_NAME_RE, PLACEHOLDER_RE, THREAD_RE, PatternDoc
 from litmus.spec.yamlpos import LDict, LList, Pos
 
 KEY = object()  # marks "the key itself" at the end of a real path

@@ -16,8 +16,8 @@ import torch  # noqa: E402
 
 from litmus.codegen import CodegenOptions  # noqa: E402
 from litmus.codegen import harness as h  # noqa: E402
-from litmus.codegen.driver import run_once  # noqa: E402
 from tests.codegen import irs  # noqa: E402
+from tests.codegen.reference_driver import run_once  # noqa: E402
 
 PROGS_PER_ROLE = 4
 

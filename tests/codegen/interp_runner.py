@@ -13,8 +13,8 @@ import sys
 assert os.environ.get("TRITON_INTERPRET") == "1", "run with TRITON_INTERPRET=1"
 
 from litmus.codegen import CodegenOptions  # noqa: E402
-from litmus.codegen.driver import run_once  # noqa: E402
 from tests.codegen import irs  # noqa: E402
+from tests.codegen.reference_driver import run_once  # noqa: E402
 
 
 def main() -> None:

@@ -10,9 +10,11 @@ from typing import Callable
 import pytest
 import torch  # noqa: F401
 import triton  # noqa: F401
+import yaml  # noqa: F401
 
-# torch and triton are imported here so in-process pytester runs find them already loaded:
-# pytester drops every module first imported inside a run, and unloading torch crashes Python.
+# torch, triton and yaml are imported here so in-process pytester runs find them already loaded:
+# pytester drops every module first imported inside a run; unloading torch crashes Python, and
+# a second import of yaml leaves libyaml's CSafeLoader bound to the first one's classes.
 
 # pytester itself is enabled for the whole suite in pyproject.toml (-p pytester): pytest only
 # honours pytest_plugins in the top-level conftest.

@@ -110,3 +110,23 @@ def test_bad_settings_are_usage_errors(pytester: pytest.Pytester, flags: list[st
     result = pytester.runpytest(*flags, "--litmus", *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message])
+
+
+def test_each_item_asks_the_ptx_model_once(pytester: pytest.Pytester, flags: list[str], copy_catalog) -> None:
+    copy_catalog("mp.yaml")
+    pytester.makeconftest("""
+        import collections, litmus.model, litmus.session
+        CALLS = collections.Counter()
+        real = litmus.model.check
+        def counting(test, model="ptx"):
+            CALLS[(test.id, model)] += 1
+            return real(test, model)
+        litmus.model.check = counting
+        litmus.session.check = counting
+        def pytest_sessionfinish(session):
+            print("PTX-CALLS", sorted(n for (t, m), n in CALLS.items() if m == "ptx"))
+    """)
+    result = pytester.runpytest_subprocess(*flags, "--litmus", "--litmus-backend", "cpu", "--litmus-instances", "16",
+                                           "-k", "relacq-xgpu-sys and not mixed", "-s", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    assert "PTX-CALLS [1]" in result.stdout.str()

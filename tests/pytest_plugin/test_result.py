@@ -11,10 +11,11 @@ from litmus.classify import classify
 from litmus.errors import LitmusError
 from litmus.model import check
 from litmus.pytest_plugin.result import LitmusResult, reproduce_command
-from litmus.pytest_plugin.runner import find_tests, is_inline, load_inline, pick_variant
+from litmus.pytest_plugin.runner import find_tests, is_inline
+from litmus.spec import filter_variants, load_text
 from litmus.run.config import PRESETS, RunConfig
 
-VOLATILE = pick_variant(load_inline(handshake()), "volatile", "handshake")
+VOLATILE = filter_variants(load_text(handshake()), "volatile", one=True, what="handshake")[0]
 PTX, SC = check(VOLATILE, "ptx"), check(VOLATILE, "sc")
 CONFIG = RunConfig(iterations=2, instances=64, seed=7)
 
@@ -86,7 +87,7 @@ def test_histogram_text_keeps_the_top_rows() -> None:
 def test_reproduce_command_names_file_variant_backend_seed_and_budget(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "hs.yaml").write_text(handshake())
-    test = pick_variant(find_tests("hs.yaml", (), tmp_path), "relacq-sys", "hs.yaml")
+    test = filter_variants(find_tests("hs.yaml", (), tmp_path), "relacq-sys", one=True, what="hs.yaml")[0]
     assert reproduce_command(test, "cuda", CONFIG) == (
         "litmus run hs.yaml --variant relacq-sys --backend cuda --seed 7 --iterations 2 --instances 64")
     timed = RunConfig(iterations=None, time_budget=1.5, instances=8, seed=0, stress=PRESETS["heavy"])
@@ -97,8 +98,8 @@ def test_patterns_are_found_by_inline_text_path_or_catalog_name(tmp_path) -> Non
     assert is_inline(handshake()) and is_inline("name: X") and not is_inline("catalog/mp.yaml")
     assert [t.id for t in find_tests("MP-mixed[volatile-xgpu]", (), tmp_path)] == ["MP-mixed[volatile-xgpu]"]
     with pytest.raises(LitmusError, match="has 2 variants .*choose one with variant="):
-        pick_variant(load_inline(handshake()), None, "inline")
+        filter_variants(load_text(handshake()), None, one=True, what="inline")
     with pytest.raises(LitmusError, match="no variant matching 'nope'"):
-        pick_variant(load_inline(handshake()), "nope", "inline")
+        filter_variants(load_text(handshake()), "nope", one=True, what="inline")
     with pytest.raises(LitmusError, match="missing.yaml: no such file"):
         find_tests("missing.yaml", (), tmp_path)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from litmus.run.config import RunConfig
 from litmus.run.cpu import CpuBackend
-from litmus.run.driver import run_tests
+from litmus.session import run_tests
 from litmus.spec import load_paths
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from litmus.codegen.layout import observables
+from litmus.observables import observables
 from litmus.run.config import PRESETS, RunConfig
 from litmus.run.cpu import NOTE, CpuBackend, WorkerError, role_count, role_per_rank
-from litmus.run.driver import run_tests
+from litmus.session import run_tests
 from litmus.spec import load_paths
 from tests.run import irs
 

@@ -9,19 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litmus.codegen import CodegenOptions, build_layout
-from litmus.codegen.host import location_columns
 from litmus.errors import LitmusError
-from litmus.run.config import PRESETS, RunConfig, Stress
+from litmus.run.buffers import heap_plan, init_strided, location_columns
+from litmus.run.config import PRESETS, RunConfig, Stress, validate_stress
 from litmus.run.cuda import NOTE, block_for, launch_spec, stress_launch
-from litmus.run.stress import (
-    STRESS_SIGNATURE,
-    heap_plan,
-    init_strided,
-    instance_count,
-    load_stress_kernel,
-    round_permutations,
-    validate_stress,
-)
+from litmus.run.stress import STRESS_SIGNATURE, instance_count, load_stress_kernel, round_permutations
 from tests.run import irs
 
 
@@ -137,7 +129,7 @@ def cuda_backend():
 
 @pytest.mark.gpu
 def test_gpu_mp_release_acquire_is_correct(cuda_backend):
-    from litmus.run.driver import run_tests
+    from litmus.session import run_tests
 
     [res] = run_tests([irs.mp_release_acquire()], cuda_backend, RunConfig(iterations=3, instances=1 << 16))
     assert res.verdict.verdict == "correct" and res.verdict.instances == 3 << 16
@@ -150,7 +142,7 @@ def test_gpu_mp_release_acquire_is_correct(cuda_backend):
 
 @pytest.mark.gpu
 def test_gpu_mislabelled_is_violation_and_heavy_stress_runs(cuda_backend):
-    from litmus.run.driver import run_tests
+    from litmus.session import run_tests
 
     cfg = RunConfig(iterations=2, instances=1 << 14, stress=PRESETS["heavy"])
     [res] = run_tests([irs.mp_payload_first_mislabelled()], cuda_backend, cfg)

@@ -16,7 +16,7 @@ import pytest
 from litmus.ir import LitmusTest
 from litmus.report.jsonl import read_records
 from litmus.run.config import RunConfig
-from litmus.run.driver import VariantResult, run_tests
+from litmus.session import VariantResult, run_tests
 from litmus.run.ranks import RanksBackend
 from litmus.spec import load_paths
 

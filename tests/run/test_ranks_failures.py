@@ -13,7 +13,7 @@ import pytest
 from litmus.ir import LitmusTest
 from litmus.report.jsonl import read_records
 from litmus.run.config import RunConfig
-from litmus.run.driver import run_tests
+from litmus.session import run_tests
 from litmus.run.ranks import RankFailure, RanksBackend
 from litmus.spec import load_paths
 

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from litmus.run.config import RunConfig
-from litmus.run.driver import run_tests
+from litmus.session import run_tests
 from litmus.run.ranks import RanksBackend
 from litmus.spec import load_paths
 

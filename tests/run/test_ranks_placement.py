@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from litmus.errors import LitmusError
 from litmus.run.config import RunConfig
-from litmus.run.ranks_env import MULTICAST_OFF, child_environment, torchrun_rank
-from litmus.run.ranks_placement import Placement
-from litmus.run.ranks_session import round_seed, round_shape
+from litmus.run.ranks.env import MULTICAST_OFF, child_environment, torchrun_rank
+from litmus.run.ranks.placement import Placement
+from litmus.run.ranks.session import round_seed, round_shape
 from litmus.spec import load_paths
 
 

@@ -19,7 +19,7 @@ IDS = ["MP[relacq-xgpu-sys]", "SYMM-barrier[acqrel-sys]"]
 
 def _as_rank(out: Path) -> None:
     from litmus.run.config import RunConfig
-    from litmus.run.driver import run_tests
+    from litmus.session import run_tests
     from litmus.run.ranks import RanksBackend
     from litmus.spec import load_paths
 

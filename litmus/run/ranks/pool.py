@@ -16,9 +16,9 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Mapping, Sequence
 
 from litmus.errors import LitmusError
-from litmus.run.ranks_env import patched_environ
-from litmus.run.ranks_heaps import remove_leftover_files
-from litmus.run.ranks_session import RoundCommand, RoundReply, SessionSpec
+from litmus.run.ranks.env import patched_environ
+from litmus.run.ranks.heaps import remove_leftover_files
+from litmus.run.ranks.session import RoundCommand, RoundReply, SessionSpec
 
 GRACE_S = 1.0  # after the first failure, how long to wait for the other ranks' reports
 
@@ -60,13 +60,13 @@ def _last_line(text: str) -> str:
     return lines[-1].strip() if lines else text.strip()
 
 
-class WorkerPool:
+class RankProcessPool:
     """``len(specs)`` spawned rank processes and their command pipes."""
 
     def __init__(self, specs: Sequence[SessionSpec], env: Mapping[str, str], start_timeout_s: float, run_id: str) -> None:
         import torch.multiprocessing as tmp
 
-        from litmus.run.ranks_worker import worker_main
+        from litmus.run.ranks.worker import worker_main
 
         self.run_id = run_id
         self.timeout_s = specs[0].timeout_s

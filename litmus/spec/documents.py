@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, StrictBool, StrictInt, StringConstraints, Tag
 
+from litmus.condition import KIND_WORDS
+
 PLACEHOLDER_RE = r"^\{[A-Za-z_][A-Za-z0-9_]*\}$"
 NAME_RE = r"^[A-Za-z_][A-Za-z0-9_]*$"
 PATTERN_NAME_RE = r"^[A-Za-z0-9_][A-Za-z0-9+\-_.]*$"
@@ -401,4 +403,5 @@ class PatternDoc(_Strict):
     audit_expect: list[AuditExpectSpec] = []
 
 
-CONDITION_KEYS: tuple[str, ...] = ("exists", "~exists", "not_exists", "forall")
+CONDITION_KEYS: tuple[str, ...] = tuple(KIND_WORDS)
+"""The pattern keys that hold a condition: every spelling of a condition kind."""

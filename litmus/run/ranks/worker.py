@@ -14,7 +14,7 @@ import traceback
 from multiprocessing.connection import Connection
 from typing import Mapping
 
-from litmus.run.ranks_session import RoundCommand, SessionSpec
+from litmus.run.ranks.session import RoundCommand, SessionSpec
 
 CLOSE = "close"
 
@@ -37,7 +37,7 @@ def worker_main(spec: SessionSpec, conn: Connection, env: Mapping[str, str], par
     _watch_parent(parent)
     rank = spec.rank
     try:
-        from litmus.run.ranks_session import RankSession
+        from litmus.run.ranks.session import RankSession
 
         session = RankSession(spec)
         conn.send(("ready", rank, session.describe()))

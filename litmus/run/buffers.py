@@ -1,15 +1,18 @@
-"""Torch-side helpers for the calling convention: heaps, pointer table, permutations, histograms.
+"""Host-side buffers of the kernels' calling convention, for every backend: heaps (plain and
+strided), pointer table, permutations, ``out``, and the outcome counts read back from them.
 
-Imports torch (lazily, at call time); used by the reference driver and the run package.
+Imports torch (lazily, at call time).
 """
 
 from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from litmus.codegen.layout import Layout
+from litmus.run.backend import Row
 
 if TYPE_CHECKING:
     import torch
@@ -89,7 +92,7 @@ def location_columns(heaps: Sequence["torch.Tensor"], layout: Layout, n_instance
     """Each location's word of every instance: one ``[n_instances]`` view per location (no copy).
 
     ``strides`` is ``(loc_stride, inst_stride)`` (default: the layout's own, for heaps made by
-    :func:`make_heaps`; the run package passes its strided heap plan's).
+    :func:`make_heaps`; the backends pass their :class:`HeapPlan`'s).
     """
     loc_stride, inst_stride = strides if strides is not None else layout.strides(n_instances)
     cols = []
@@ -204,3 +207,80 @@ def histogram(out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout: Layo
 def outcome_keys(layout: Layout) -> tuple[str, ...]:
     """The keys of each outcome tuple of :func:`histogram`, in order."""
     return layout.observables
+
+
+# --------------------------------------------------------------------------- strided heaps
+
+
+@dataclass(frozen=True)
+class HeapPlan:
+    """Where instance ``i`` of slot ``s`` lives: word ``s*loc_stride + i*inst_stride``.
+
+    Needs a ``loc_major`` layout; ``stride`` spreads consecutive instances ``stride`` words apart.
+    """
+
+    n_instances: int
+    n_slots: int
+    stride: int
+
+    @property
+    def loc_stride(self) -> int:
+        """Words between consecutive slots of one instance."""
+        return self.n_instances * self.stride
+
+    @property
+    def inst_stride(self) -> int:
+        """Words between consecutive instances of one slot."""
+        return self.stride
+
+    @property
+    def words(self) -> int:
+        """int32 words of each heap."""
+        return self.n_slots * self.n_instances * self.stride
+
+
+def heap_plan(layout: Layout, n_instances: int, stride: int) -> HeapPlan:
+    """The heap plan for ``layout`` (which must use ``loc_major`` addressing)."""
+    if layout.addressing != "loc_major":
+        raise ValueError(f"{layout.test_id}: strided heaps need loc_major addressing, not {layout.addressing}")
+    return HeapPlan(n_instances, layout.n_slots, max(1, int(stride)))
+
+
+def _slots_view(heap: "torch.Tensor", plan: HeapPlan) -> "torch.Tensor":
+    """``[n_slots, N]`` view of a heap: the words the kernel uses (stride padding dropped)."""
+    return heap.view(plan.n_slots, plan.n_instances, plan.stride)[:, :, 0]
+
+
+def init_strided(layout: Layout, heaps: Sequence["torch.Tensor"], plan: HeapPlan) -> None:
+    """Zero every heap and write each location's initial value into its home heap."""
+    for h in heaps:
+        h.zero_()
+    for loc in layout.locations:
+        if loc.init:
+            _slots_view(heaps[loc.home], plan)[loc.slot].fill_(loc.init)
+
+
+# --------------------------------------------------------------------------- counting a round
+
+
+def count_rows(outs: Sequence["torch.Tensor"], heaps: Sequence["torch.Tensor"], layout: Layout,
+               strides: tuple[int, int]) -> list[Row]:
+    """``(state, timed out, count)`` rows of every instance of a round.
+
+    ``outs``: the ``out`` tensors of the round's roles (each writes only its own columns and
+    status bits; they are or-ed together), ``heaps``: the test's heaps in rank order, read with
+    ``strides`` = ``(loc_stride, inst_stride)``.  The timeout flag is one more column of the
+    same count, so a round costs one ``bincount`` (see :func:`count_columns`).
+    Raises ``RuntimeError`` if the counts do not add up to the instances.
+    """
+    import torch
+
+    out = outs[0] if len(outs) == 1 else merge_rank_outputs(outs)
+    cols = [c.to(out.device) for c in outcome_columns(out, heaps, layout, strides)]
+    cols.append((out[:, layout.status_column] != 0).to(torch.int32))
+    try:
+        counts = count_columns(cols)
+    except RuntimeError as e:
+        raise RuntimeError(f"{layout.test_id}: {e}") from None
+    keys = layout.observables
+    return [(dict(zip(keys, values[:-1])), bool(values[-1]), count) for values, count in counts.items()]

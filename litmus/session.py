@@ -1,4 +1,10 @@
-"""Run variants on a backend round after round, classify, and append results as they finish."""
+"""A run session: variants on a backend round after round, classified, appended as they finish.
+
+This stage ties the pipeline together (model -> run backend -> classify -> JSONL record), so the
+backends in :mod:`litmus.run` import neither ``model`` nor ``report``.  Every
+:class:`~litmus.run.config.RunConfig` of the CLI and the pytest plugin is built by
+:func:`run_config`.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +17,13 @@ from typing import Any, Callable, Sequence
 from litmus.classify import Verdict, classify, in_target
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
+from litmus.model import ModelResult, check
 from litmus.report.jsonl import append_record, finished_ids
 from litmus.run.backend import Backend, Row, merge_rows
-from litmus.run.config import RunConfig
+from litmus.run.config import RunConfig, Stress, load_stress
+
+DEFAULT_ITERATIONS = 4
+"""Rounds per variant when neither iterations nor a time budget is given."""
 
 
 class ChecksumError(LitmusError, RuntimeError):
@@ -31,7 +41,43 @@ class VariantResult:
     record: dict[str, Any] | None
 
 
+@dataclass(frozen=True)
+class VariantRun:
+    """One variant's run: its verdict, the seconds and rounds spent, and the model results
+    (``ptx``, ``sc``) it was classified against."""
+
+    verdict: Verdict
+    seconds: float
+    rounds: int
+    ptx: ModelResult
+    sc: ModelResult
+
+
 ProgressHook = Callable[[LitmusTest, float], None]  # (test, fraction done)
+
+
+def run_config(
+    backend: Backend,
+    *,
+    iterations: int | None = None,
+    time_budget: float | None = None,
+    instances: int | None = None,
+    seed: int = 0,
+    stress: str | Stress = "default",
+    default_iterations: int = DEFAULT_ITERATIONS,
+) -> RunConfig:
+    """The run configuration for ``backend``: a time budget overrides iterations (else
+    ``iterations`` or ``default_iterations`` rounds); instances default to the backend's own;
+    ``stress`` is a preset name, a JSON file or a :class:`Stress`."""
+    if instances is None:
+        instances = int(backend.describe().get("default_instances", 1 << 16))
+    return RunConfig(
+        iterations=None if time_budget is not None else (iterations or default_iterations),
+        time_budget=time_budget,
+        instances=int(instances),
+        seed=seed,
+        stress=stress if isinstance(stress, Stress) else load_stress(stress),
+    )
 
 
 def run_variant(
@@ -39,15 +85,16 @@ def run_variant(
     backend: Backend,
     config: RunConfig,
     on_progress: ProgressHook | None = None,
-) -> tuple[Verdict, float, int]:
-    """Run one variant until its iterations or time budget are spent; return its verdict.
+    ptx: ModelResult | None = None,
+    sc: ModelResult | None = None,
+) -> VariantRun:
+    """Run one variant until its iterations or time budget are spent, and classify it.
 
-    Also returns the seconds spent and the number of rounds.
+    ``ptx`` and ``sc`` are the model results of ``test`` when the caller has them already;
+    they are computed otherwise, and returned either way.
     """
-    from litmus.model import check
-
-    ptx = check(test, "ptx")
-    sc = check(test, "sc")
+    ptx = ptx if ptx is not None else check(test, "ptx")
+    sc = sc if sc is not None else check(test, "sc")
     rows: list[Row] = []
     start = time.perf_counter()
     first: float | None = None
@@ -78,7 +125,7 @@ def run_variant(
         if frac >= 1.0:
             break
     verdict = classify(test, rows, ptx, sc, seconds_to_first=first)
-    return verdict, time.perf_counter() - start, rounds
+    return VariantRun(verdict, time.perf_counter() - start, rounds, ptx, sc)
 
 
 def result_record(
@@ -135,11 +182,11 @@ def run_tests(
         elif (reason := backend.skip_reason(test)) is not None:
             res = VariantResult(test, None, reason, 0.0, None)
         else:
-            verdict, seconds, rounds = run_variant(test, backend, config, on_progress)
-            record = result_record(test, verdict, backend, config, seconds, rounds)
+            ran = run_variant(test, backend, config, on_progress)
+            record = result_record(test, ran.verdict, backend, config, ran.seconds, ran.rounds)
             if out is not None:
                 append_record(out, record)
-            res = VariantResult(test, verdict, None, seconds, record)
+            res = VariantResult(test, ran.verdict, None, ran.seconds, record)
         results.append(res)
         if on_result:
             on_result(res)

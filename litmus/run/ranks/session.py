@@ -18,12 +18,12 @@ from litmus.codegen.options import CodegenOptions
 from litmus.ir import LitmusTest
 from litmus.run.backend import Row
 from litmus.run.config import RunConfig
-from litmus.run.ranks_placement import Placement
+from litmus.run.ranks.placement import Placement
 
 if TYPE_CHECKING:
     import torch
 
-    from litmus.run.ranks_heaps import RankHeaps
+    from litmus.run.ranks.heaps import RankHeaps
 
 DEFAULT_GPU_BLOCK = 128
 MAX_CPU_BLOCK = 1 << 16
@@ -138,7 +138,7 @@ class RankSession:
         return str(box[0])
 
     def _make_heaps(self, words: int) -> "RankHeaps":
-        from litmus.run.ranks_heaps import ShmHeaps, SymmHeaps
+        from litmus.run.ranks.heaps import ShmHeaps, SymmHeaps
 
         if self.spec.device_kind == "cuda":
             return SymmHeaps(self.rank, self.spec.world_size, self.group, self.device, words)
@@ -176,8 +176,7 @@ class RankSession:
         import torch
         import torch.distributed as dist
 
-        from litmus.codegen.host import make_out, perm_tensor, permutations
-        from litmus.run.count import count_rows
+        from litmus.run.buffers import count_rows, make_out, perm_tensor, permutations
 
         test, config = cmd.test, cmd.config
         kind = self.spec.device_kind

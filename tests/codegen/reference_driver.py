@@ -1,7 +1,7 @@
 """Reference host driver: run a generated kernel in one process and count its outcomes.
 
-For tests and as an example for the run package: grid mode, every role in one launch, heaps on
-one device (CPU tensors under the Triton interpreter).
+For the tests (interp_runner.py, harness_runner.py) and as an example for the run package: grid
+mode, every role in one launch, heaps on one device (CPU tensors under the Triton interpreter).
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from litmus.codegen.generate import generate
-from litmus.codegen.host import histogram, make_heaps, make_out, perm_tensor, permutations, pointer_table, timed_out
 from litmus.codegen.loader import load_kernel
 from litmus.codegen.options import CodegenOptions
 from litmus.ir import LitmusTest
+from litmus.run.buffers import histogram, make_heaps, make_out, perm_tensor, permutations, pointer_table, timed_out
 
 if TYPE_CHECKING:
     import torch

@@ -1,4 +1,10 @@
-"""``litmus doctor``: what this machine can run (GPUs, peer access, symm_mem, versions, backends)."""
+"""``litmus doctor``: what this machine can run (GPUs, peer access, symm_mem, versions, backends).
+
+The backends are the registered ones (:func:`litmus.run.registry.available_backends`): a backend
+whose probe fails is reported with the probe's reason; for one that passes, the report adds what
+the doctor checks itself (the GPU for ``cuda``; torch.distributed, symm_mem and the largest world
+size for ``ranks``).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,8 @@ import os
 import sys
 from typing import Any
 
-from litmus.run.ranks_env import MULTICAST_OFF
+from litmus.run.ranks.env import MULTICAST_OFF
+from litmus.run.registry import available_backends
 
 
 def _version(package: str) -> str | None:
@@ -52,7 +59,7 @@ def _symm_mem_rendezvous() -> tuple[bool, str]:
     import torch.distributed as dist
     import torch.distributed._symmetric_memory as symm_mem
 
-    from litmus.run.ranks_env import free_port
+    from litmus.run.ranks.env import free_port
 
     os.environ.update(MULTICAST_OFF)
     own = not dist.is_initialized()
@@ -90,9 +97,11 @@ def doctor_report(try_rendezvous: bool = False) -> dict[str, Any]:
     try:
         import torch
     except Exception as e:  # noqa: BLE001
-        report["backends"] = {
-            name: {"ok": False, "reason": f"torch does not import: {e}"} for name in ("cpu", "cuda", "ranks")
-        }
+        try:
+            names = list(available_backends())
+        except Exception:  # noqa: BLE001 - a probe re-raised torch's import error
+            names = []
+        report["backends"] = {name: {"ok": False, "reason": f"torch does not import: {e}"} for name in names}
         return report
     cuda = torch.cuda.is_available()
     report["cuda_runtime"] = torch.version.cuda
@@ -104,7 +113,7 @@ def doctor_report(try_rendezvous: bool = False) -> dict[str, Any]:
     if ok and try_rendezvous and cuda:
         ok, detail = _symm_mem_rendezvous()
     report["symm_mem"] = {"available": ok, "detail": detail, "rendezvous_tried": bool(try_rendezvous and cuda)}
-    report["backends"] = _backends(report, cuda)
+    report["backends"] = _backends(report, cuda, available_backends())
     return report
 
 
@@ -116,36 +125,42 @@ def _max_peer_clique(peer: list[list[bool]]) -> int:
     return n
 
 
-def _backends(report: dict[str, Any], cuda: bool) -> dict[str, Any]:
-    triton = report["triton"]
+def _backends(report: dict[str, Any], cuda: bool, probes: dict[str, str | None]) -> dict[str, Any]:
+    """Each registered backend (``probes``: name -> why it cannot run, or None) with the report's
+    details: a failed probe is the reason; a passed one gets the doctor's own checks."""
     out: dict[str, Any] = {}
-    out["cpu"] = (
-        {"ok": True, "reason": "Triton interpreter (TRITON_INTERPRET=1), one process"}
-        if triton
-        else {"ok": False, "reason": "triton is not installed"}
-    )
-    if not cuda:
-        out["cuda"] = {"ok": False, "reason": "torch sees no CUDA device"}
-    elif not triton:
-        out["cuda"] = {"ok": False, "reason": "triton is not installed"}
-    else:
-        out["cuda"] = {"ok": True, "reason": f"{report['gpus'][0]['name']} (GPU 0)"}
+    for name, reason in probes.items():
+        if reason is not None:
+            out[name] = {"ok": False, "reason": reason}
+            if name == "ranks":
+                out[name]["max_world_size"] = 0
+        elif name == "cpu":
+            out[name] = {"ok": True, "reason": "Triton interpreter (TRITON_INTERPRET=1), one process"}
+        elif name == "cuda":
+            out[name] = {"ok": True, "reason": f"{report['gpus'][0]['name']} (GPU 0)"}
+        elif name == "ranks":
+            out[name] = _ranks_status(report, cuda)
+        else:
+            out[name] = {"ok": True, "reason": "can run here"}
+    return out
+
+
+def _ranks_status(report: dict[str, Any], cuda: bool) -> dict[str, Any]:
+    triton = report["triton"]
     import torch.distributed as dist
 
     if not dist.is_available() or not triton:
-        out["ranks"] = {"ok": False, "max_world_size": 0,
-                        "reason": "torch.distributed is not available" if triton else "triton is not installed"}
-    elif not cuda:
-        out["ranks"] = {"ok": True, "max_world_size": None, "device": "cpu",
-                        "reason": "CPU only: gloo + Triton interpreter, any world size (one process per rank)"}
-    elif not report["symm_mem"]["available"]:
-        out["ranks"] = {"ok": False, "max_world_size": 0, "device": "cuda", "reason": report["symm_mem"]["detail"]}
-    else:
-        n = _max_peer_clique(report["peer_access"])
-        note = "" if n == len(report["gpus"]) else f" (GPU {n} lacks peer access to a lower GPU)"
-        out["ranks"] = {"ok": n >= 1, "max_world_size": n, "device": "cuda",
-                        "reason": f"nccl + symmetric memory over {n} GPU(s) with mutual peer access{note}"}
-    return out
+        return {"ok": False, "max_world_size": 0,
+                "reason": "torch.distributed is not available" if triton else "triton is not installed"}
+    if not cuda:
+        return {"ok": True, "max_world_size": None, "device": "cpu",
+                "reason": "CPU only: gloo + Triton interpreter, any world size (one process per rank)"}
+    if not report["symm_mem"]["available"]:
+        return {"ok": False, "max_world_size": 0, "device": "cuda", "reason": report["symm_mem"]["detail"]}
+    n = _max_peer_clique(report["peer_access"])
+    note = "" if n == len(report["gpus"]) else f" (GPU {n} lacks peer access to a lower GPU)"
+    return {"ok": n >= 1, "max_world_size": n, "device": "cuda",
+            "reason": f"nccl + symmetric memory over {n} GPU(s) with mutual peer access{note}"}
 
 
 def render_doctor(report: dict[str, Any]) -> str:

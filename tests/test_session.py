@@ -13,7 +13,7 @@ from litmus.ir import Condition, Const, Expectation, Load, LitmusTest, Location,
 from litmus.report.jsonl import read_records
 from litmus.run.backend import Round
 from litmus.run.config import RunConfig
-from litmus.run.driver import run_tests
+from litmus.session import run_tests
 
 SB = LitmusTest(
     name="SB", variant="plain", source_file="sb.yaml",
@@ -94,3 +94,42 @@ why: one store
     assert res.exit_code == 2
     assert "error: SB1: histogram checksum failed" in res.output
     assert "Traceback" not in res.output
+
+
+def test_run_variant_returns_the_model_results_it_classified_against() -> None:
+    from litmus.model import check
+    from litmus.session import run_variant
+
+    ran = run_variant(SB, Scripted(), RunConfig(iterations=1))
+    for got, model in ((ran.ptx, "ptx"), (ran.sc, "sc")):  # all but the seconds it took
+        want = check(SB, model)
+        assert (got.model, got.allowed_states, got.target_reachable) == (model, want.allowed_states,
+                                                                         want.target_reachable)
+    assert ran.ptx.model == "ptx" and ran.sc.model == "sc" and ran.rounds == 1
+
+
+def test_run_variant_uses_model_results_it_is_given(monkeypatch) -> None:
+    import litmus.session as session
+    from litmus.model import check
+
+    ptx, sc = check(SB, "ptx"), check(SB, "sc")
+    calls: list[str] = []
+    monkeypatch.setattr(session, "check", lambda test, model: calls.append(model) or check(test, model))
+    ran = session.run_variant(SB, Scripted(), RunConfig(iterations=1), ptx=ptx)
+    assert calls == ["sc"] and ran.ptx is ptx
+    session.run_variant(SB, Scripted(), RunConfig(iterations=1), ptx=ptx, sc=sc)
+    assert calls == ["sc"]
+
+
+def test_run_config_is_built_one_way() -> None:
+    from litmus.run.config import PRESETS
+    from litmus.session import DEFAULT_ITERATIONS, run_config
+
+    backend = Scripted()
+    cfg = run_config(backend)
+    assert (cfg.iterations, cfg.time_budget, cfg.instances, cfg.stress) == (DEFAULT_ITERATIONS, None, 1 << 16,
+                                                                            PRESETS["default"])
+    timed = run_config(backend, iterations=9, time_budget=0.5, instances=7, seed=3, stress="heavy")
+    assert (timed.iterations, timed.time_budget, timed.instances, timed.seed) == (None, 0.5, 7, 3)
+    assert timed.stress == PRESETS["heavy"]
+    assert run_config(backend, iterations=2).iterations == 2

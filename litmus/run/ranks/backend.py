@@ -27,10 +27,10 @@ from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.run.backend import Round
 from litmus.run.config import RunConfig
-from litmus.run.ranks_env import MULTICAST_OFF, TorchrunRank, child_environment, free_port, torchrun_rank
-from litmus.run.ranks_placement import Placement
-from litmus.run.ranks_pool import RankFailure, WorkerPool
-from litmus.run.ranks_session import RoundCommand, SessionSpec
+from litmus.run.ranks.env import MULTICAST_OFF, TorchrunRank, child_environment, free_port, torchrun_rank
+from litmus.run.ranks.placement import Placement
+from litmus.run.ranks.pool import RankFailure, RankProcessPool
+from litmus.run.ranks.session import RoundCommand, SessionSpec
 
 __all__ = ["RankFailure", "RanksBackend"]
 
@@ -123,7 +123,7 @@ class RanksBackend:
                 )
         self.placement = Placement.build(world_size, ranks)
         self.world_size = world_size
-        self._pool: WorkerPool | None = None
+        self._pool: RankProcessPool | None = None
         self._session: Any = None  # RankSession of this process under torchrun
         self._failure: str | None = None
         self._heaps_info: dict[str, Any] = {}
@@ -225,7 +225,7 @@ class RanksBackend:
             pg_timeout_s=pg_timeout_s,
         )
 
-    def _ensure_pool(self) -> WorkerPool:
+    def _ensure_pool(self) -> RankProcessPool:
         if self._pool is None:
             run_id = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
             init = f"tcp://127.0.0.1:{free_port()}"
@@ -233,7 +233,7 @@ class RanksBackend:
                 self._spec(r, init, run_id, r if self.kind == "cuda" else None) for r in range(self.world_size)
             ]
             try:
-                self._pool = WorkerPool(specs, child_environment(self.kind), self.start_timeout_s, run_id)
+                self._pool = RankProcessPool(specs, child_environment(self.kind), self.start_timeout_s, run_id)
             except RankFailure as e:
                 self._failure = str(e).splitlines()[0]
                 raise
@@ -243,7 +243,7 @@ class RanksBackend:
     # ------------------------------------------------------------------ torchrun
 
     def _join_torchrun(self, launch: TorchrunRank) -> None:
-        from litmus.run.ranks_session import RankSession
+        from litmus.run.ranks.session import RankSession
 
         os.environ.update(child_environment(self.kind))
         os.environ.update(MULTICAST_OFF)

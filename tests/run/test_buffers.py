@@ -1,31 +1,30 @@
-"""Host helpers: observables, permutations, histogram counting, rank-output merging."""
+"""litmus.run.buffers: permutations, heaps, histogram counting, rank-output merging, and
+count_rows (every backend's outcome counting) checked against a plain Python count."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from litmus.codegen import CodegenOptions, build_layout, observables
-from litmus.codegen.host import BINCOUNT_LIMIT, count_columns, histogram, make_heaps, merge_rank_outputs, permutations
-from litmus.ir import Cmp, Condition, Const, LitmusTest, Load, Location, RegRef, Thread
+from litmus.codegen import CodegenOptions, build_layout
+from litmus.ir import LitmusTest, Location
+from litmus.run.buffers import (
+    BINCOUNT_LIMIT,
+    count_columns,
+    count_rows,
+    heap_plan,
+    histogram,
+    make_heaps,
+    merge_rank_outputs,
+    permutations,
+)
+from litmus.run.cpu import role_per_rank
 from tests.codegen import irs
-
-
-def test_observables_rule() -> None:
-    t = LitmusTest("T", "", (Location("y"), Location("x")),
-                   (Thread("P1", 0, 1, (Load("r1", "x"), Load("r0", "y"))), Thread("P0", 0, 0, (Load("r5", "x"),))),
-                   Condition("exists", Cmp(RegRef("P0", "r9"), "==", Const(0))))
-    assert observables(t) == ("P0:r5", "P0:r9", "P1:r0", "P1:r1", "y", "x")
-
-
-def test_observables_match_litmus_model() -> None:
-    from litmus import model
-
-    for make in (irs.mp_plain, irs.every_op, irs.mp_cas_spin):
-        assert tuple(model.observables(make())) == observables(make())
+from tests.run import irs as run_irs
 
 
 @given(n=st.integers(1, 300), seed=st.integers(0, 1000))
@@ -98,3 +97,30 @@ def test_heaps_start_at_initial_values() -> None:
     assert len(heaps) == 2
     assert heaps[0][lay.word(0, 4, 5)] == 7 and heaps[1][lay.word(1, 0, 5)] == 3
     assert int(heaps[0].sum()) == 35 and int(heaps[1].sum()) == 15
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 6), st.integers(1, 3), st.integers(0, 2**31 - 1), st.sampled_from([1, 2, 3]),
+       st.sampled_from([2, 3, 70000]))
+def test_count_rows_matches_a_plain_count(log_n, stride, seed, n_outs, spread):
+    test = run_irs.mp_release_acquire()
+    n = 1 << log_n
+    layout = build_layout(role_per_rank(test), CodegenOptions(backend="interpreter", mode="rank", block=n))
+    plan = heap_plan(layout, n, stride)
+    rng = np.random.default_rng(seed)
+    heaps = [torch.from_numpy(rng.integers(-2, spread, plan.words).astype(np.int32)) for _ in range(layout.n_ranks)]
+    outs = [torch.from_numpy(rng.integers(0, spread, (n, layout.n_cols)).astype(np.int32)) for _ in range(n_outs)]
+
+    rows = count_rows(outs, heaps, layout, (plan.loc_stride, plan.inst_stride))
+
+    merged = outs[0].numpy().copy()
+    for o in outs[1:]:
+        merged |= o.numpy()
+    want: Counter = Counter()
+    for i in range(n):
+        regs = [int(merged[i, j]) for j in range(layout.n_cols - 1)]
+        mem = [int(heaps[loc.home][loc.slot * plan.loc_stride + i * plan.inst_stride]) for loc in layout.locations]
+        want[(tuple(regs + mem), bool(merged[i, layout.status_column]))] += 1
+    got = {(tuple(s[k] for k in layout.observables), late): c for s, late, c in rows}
+    assert got == dict(want)
+    assert sum(c for _, _, c in rows) == n

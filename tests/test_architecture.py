@@ -1,0 +1,79 @@
+"""The pipeline runs one way: no stage imports a later one (docs/architecture.md).
+
+Imports are read from the source (top-level and the lazy ones inside functions alike), so a
+lazy import of a later stage breaks this test as surely as a top-level one.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import litmus
+
+PACKAGE = Path(litmus.__file__).resolve().parent
+
+# Stages in pipeline order; a module may import its own stage and earlier ones only.
+STAGES: tuple[tuple[str, ...], ...] = (
+    ("__init__", "ir", "errors", "condition", "observables"),
+    ("spec",),
+    ("interop",),
+    ("model",),
+    ("codegen",),
+    ("audit",),
+    ("run",),
+    ("classify",),
+    ("report",),
+    ("session",),
+    ("cli", "pytest_plugin", "__main__"),
+)
+RANK = {name: k for k, names in enumerate(STAGES) for name in names}
+
+
+def _stage(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] != "litmus":
+        return None
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def imports() -> list[tuple[str, str, int, str]]:
+    """``(importing stage, file, line, imported stage)`` for every import of a litmus module."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        own = rel.parts[0].removesuffix(".py")
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                stage = _stage(name)
+                if stage is not None:
+                    found.append((own, str(rel), node.lineno, stage))
+    return found
+
+
+def test_every_module_belongs_to_a_stage() -> None:
+    owners = {p.relative_to(PACKAGE).parts[0].removesuffix(".py") for p in PACKAGE.rglob("*.py")}
+    assert owners <= set(RANK), f"add these to STAGES in pipeline order: {sorted(owners - set(RANK))}"
+
+
+def test_no_stage_imports_a_later_one() -> None:
+    bad = [f"{file}:{line} ({own}) imports litmus.{stage}"
+           for own, file, line, stage in imports() if RANK[stage] > RANK[own]]
+    assert not bad, "\n".join(bad)
+
+
+def test_run_imports_neither_model_nor_report_nor_session() -> None:
+    bad = [f"{file}:{line} imports litmus.{stage}"
+           for own, file, line, stage in imports() if own == "run" and stage in ("model", "report", "session")]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_check_sees_lazy_imports() -> None:
+    # cli imports run lazily, inside its commands: the scan must still see it
+    assert any(own == "cli" and stage == "run" for own, _, _, stage in imports())

@@ -33,6 +33,10 @@ CONFIGS: list[tuple[str, str, dict]] = [
     ("full", "full", {}),
     ("full, no pre-stress", "full", {"pre_stress": 0}),
     ("full, no kernel barrier", "full", {"kernel_barrier": False}),
+    ("parallel launch", "default", {"launch": "parallel"}),
+    ("parallel launch, barrier 50%", "default", {"launch": "parallel", "kernel_barrier": True, "barrier_pct": 50}),
+    ("parallel launch, memory stress", "default", {"launch": "parallel", "mem_stress": True, "stress_programs": 64,
+                                                   "stress_iterations": 64}),
 ]
 TESTS = [("mp.yaml", "relaxed-xgpu-sys"), ("sb.yaml", "relaxed-sys"), ("lb.yaml", "relaxed-sys")]
 

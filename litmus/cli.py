@@ -13,6 +13,7 @@ import click
 from litmus.classify import VERDICTS
 from litmus.errors import LitmusError
 from litmus.model import MODELS
+from litmus.run.config import PRESETS
 from litmus.run.registry import backend_names
 
 EPILOG_PATHS = (
@@ -289,7 +290,8 @@ def _default_out(backend: str) -> str:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of every PRNG (instance shuffling, stress): a run is reproducible from it.")
 @click.option("--stress", default="default", show_default=True,
-              help="Stress preset (none, default, spread, heavy, full) or a JSON file of Stress parameters; see docs/performance.md for what each shows on an H200.")
+              help=f"Stress preset ({', '.join(PRESETS)}) or a JSON file of Stress parameters (as 'litmus tune' "
+                   "writes); see docs/performance.md for what each shows on an H200.")
 @click.option("--out", "-o", default=None,
               help="JSON Lines results file; one record is appended per finished variant. "
                    "Default: litmus-results/<backend>-<time>.jsonl")
@@ -308,7 +310,8 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
     independent instances at once. Every outcome is labelled against the model: sc (allowed
     under SC), weak (allowed by PTX only), forbidden, or timeout (a bounded spin ran out).
     Verdicts: VIOLATION (a forbidden outcome was seen), racy-witnessed, racy-unseen (rate below
-    3/N at 95 %), correct (forbidden and unseen in N instances).
+    3/N at 95 %), correct (forbidden and unseen in N instances), inconclusive (nothing seen, but
+    fewer than 100 instances, or under half of them, completed: N counts completed instances only).
 
     Results are appended to --out as each variant finishes, so a killed run keeps every
     finished variant; --resume skips them. Exit status 1 if any variant is a VIOLATION.
@@ -394,6 +397,79 @@ def _run_with_progress(tests: Sequence[Any], backend: Any, config: Any, out: Any
 
 
 @main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--variant", "-v", help="Only variants matching this name or shell pattern.")
+@click.option("--backend", "-b", type=click.Choice(["auto", *backend_names()]), default="auto", show_default=True,
+              help="Where the trials run (auto: cuda when a GPU is visible, else cpu).")
+@click.option("--trials", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Random environments to try (the default preset runs first as a baseline).")
+@click.option("--time-budget", "-t", type=click.FloatRange(min=0.0, min_open=True), default=1.0, show_default=True,
+              help="Seconds per variant per trial.")
+@click.option("--instances", type=click.IntRange(min=1), default=None,
+              help="Instances per round (default: the backend's).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the search and of every run: the same seed draws the same environments.")
+@click.option("--out", "-o", default="tuned.json", show_default=True,
+              help="Where to write the best environment: a stress JSON file for 'litmus run --stress FILE'.")
+@click.option("--log", "log_path", default=None,
+              help="Also write every trial (settings, rate, counts) as JSON Lines here.")
+@_friendly
+def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, time_budget: float,
+         instances: int | None, seed: int, out: str, log_path: str | None) -> None:
+    """Search for the stress settings under which weak behaviour shows most often.
+
+    Random search in the manner of MC Mutants: each trial draws every stress parameter
+    (shuffling, start barriers, stride, memory stress and its pattern, pre-stress, parallel
+    launch and its barrier percentage, ...) from a seeded PRNG, runs each variant for
+    --time-budget seconds, and scores the trial by target outcomes seen per second. Only
+    variants whose target the PTX model allows (mutants) are tuned on: a correct variant has
+    nothing to show. The best environment is written to --out; pass it to
+    'litmus run --stress FILE'. A progress bar shows the trials; a killed search keeps the
+    --log lines of every finished trial.
+
+    \b
+    Examples:
+      litmus tune MP SB LB --variant 'relaxed-*' --trials 30 -t 0.5 --out docs/results/h200-tuned.json
+      litmus tune MP --variant relaxed-xgpu-sys --backend cpu --trials 3 -t 0.2 --instances 256
+      litmus run catalog/ --stress docs/results/h200-tuned.json
+    """
+    from pathlib import Path
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from litmus.model import check
+    from litmus.report.jsonl import append_record
+    from litmus.run.registry import make_backend
+    from litmus.spec import load_tests
+    from litmus.tune import trial_record, trials_text, tune as search, write_stress
+
+    tests = [t for t in load_tests(paths, variant) if check(t, "ptx").target_reachable]
+    console = Console(stderr=True)
+    backend_obj = make_backend(backend)
+    try:
+        console.print(f"[bold]tuning[/bold] {len(tests)} variant(s) on {backend_obj.name}: {trials} trials + the "
+                      f"default preset, {time_budget:g} s per variant each")
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console) as progress:
+            task = progress.add_task("trials", total=trials + 1)
+
+            def on_trial(trial: Any) -> None:
+                progress.advance(task)
+                if log_path:
+                    append_record(Path(log_path), trial_record(trial))
+
+            ranked = search(tests, backend_obj, trials=trials, seconds=time_budget, seed=seed, instances=instances,
+                            on_trial=on_trial)
+    finally:
+        backend_obj.close()
+    click.echo(trials_text(ranked))
+    best = write_stress(Path(out), ranked[0].stress)
+    click.echo(f"best: {ranked[0].stress.name}, {ranked[0].rate:.4g} target outcomes/s; written to {out} "
+               f"(litmus run --stress {out}); as loaded: {best.name}")
+
+
+@main.command()
 @click.argument("paths", nargs=-1)
 @click.option("--variant", "-v", help="Only variants matching this name or shell pattern.")
 @click.option("--target", "targets", default="cuda:90,hip:gfx942", show_default=True,
@@ -402,8 +478,13 @@ def _run_with_progress(tests: Sequence[Any], backend: Any, config: Any, out: Any
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Parallel compile processes (default: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per (variant, target) per line.")
+@click.option("--run-kernels/--no-run-kernels", default=True, show_default=True,
+              help="Also compile the kernels 'litmus run --backend cuda' launches (grid mode with the run "
+                   "harness, and parallel mode) and check each op compiles to the same code shape as in the "
+                   "audited kernel (about three times the compile time).")
 @_friendly
-def audit(paths: Sequence[str], variant: str | None, targets: str, jobs: int | None, as_json: bool) -> None:
+def audit(paths: Sequence[str], variant: str | None, targets: str, jobs: int | None, as_json: bool,
+          run_kernels: bool) -> None:
     """Compile each variant on the CPU and check the code carries the ordering it asks for.
 
     Every variant is turned into a Triton kernel and compiled for each target with
@@ -411,8 +492,13 @@ def audit(paths: Sequence[str], variant: str | None, targets: str, jobs: int | N
     ordering (release/acquire atomics, volatile accesses, fences, bar.sync) the compiled code
     must hold the matching instructions, in order, per the rule tables in docs/audit.md.
 
+    The audited code must be what runs: the kernels the cuda backend launches (with the run
+    harness, and in parallel mode) are compiled too, and every op must match the same code
+    shape there as in the audited kernel.
+
     A cell is pass, finding, declared (a finding the variant expects: audit_expect in its
-    YAML) or unsupported (with the reason). Exit status 1 on any finding not declared.
+    YAML), differs (a run kernel compiles an op differently; each difference is printed) or
+    unsupported (with the reason). Exit status 1 on any finding not declared, or any difference.
 
     \b
     Examples:
@@ -433,8 +519,9 @@ def audit(paths: Sequence[str], variant: str | None, targets: str, jobs: int | N
     console = Console(stderr=True)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("compiling and auditing", total=len(tests) * len(target_list))
-        cells = audit_many(tests, target_list, jobs, on_cell=lambda _c: progress.advance(task))
-    bad = [c for c in cells if c.status == "finding"]
+        cells = audit_many(tests, target_list, jobs, on_cell=lambda _c: progress.advance(task),
+                           run_kernels=run_kernels)
+    bad = [c for c in cells if c.status in ("finding", "differs")]
     if as_json:
         for c in cells:
             click.echo(json.dumps({
@@ -442,9 +529,12 @@ def audit(paths: Sequence[str], variant: str | None, targets: str, jobs: int | N
                 "status": c.status, "reason": c.result.reason, "seconds": round(c.result.seconds, 3),
                 "findings": [{"op": f.op, "expected": f.expected, "found": f.found, "line": f.line,
                               "declared": f not in c.undeclared} for f in c.result.findings],
+                "run_kernels": [{"kernel": k.kernel, "status": k.status, "differences": list(k.differences),
+                                 "reason": k.reason} for k in c.kernels],
             }))
     else:
-        style = {"pass": "green", "finding": "bold red", "declared": "yellow", "unsupported": "dim"}
+        style = {"pass": "green", "finding": "bold red", "declared": "yellow", "unsupported": "dim",
+                 "differs": "bold magenta"}
         table = Table(title=f"audit: {len(tests)} variants x {len(target_list)} targets")
         table.add_column("variant")
         for t in target_list:
@@ -459,6 +549,9 @@ def audit(paths: Sequence[str], variant: str | None, targets: str, jobs: int | N
             for f in c.undeclared:
                 click.echo(f"\nFINDING {c.test.id} on {c.target}: {f.op}\n  expected: {f.expected}\n"
                            f"  found:    {f.found}" + "".join(f"\n    | {ln}" for ln in f.context_lines))
+            for k in c.kernels:
+                for d in k.differences:
+                    click.echo(f"\nDIFFERS {c.test.id} on {c.target}: {d}")
             for d in c.stale:
                 click.echo(f"\nnote: {c.test.id} on {c.target}: declared finding {d.op!r} did not occur "
                            f"(fixed in this triton?) — {d.why}")
@@ -466,10 +559,6 @@ def audit(paths: Sequence[str], variant: str | None, targets: str, jobs: int | N
         click.echo("\n" + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())))
     if bad:
         sys.exit(1)
-
-
-if __name__ == "__main__":  # python -m litmus.cli
-    main()
 
 
 @main.command()
@@ -495,14 +584,34 @@ def doctor(as_json: bool, rendezvous: bool) -> None:
     sys.exit(doctor_main(json=as_json, try_rendezvous=rendezvous))
 
 
+def _print_mutation(records: Sequence[dict[str, Any]]) -> None:
+    from pathlib import Path
+
+    from litmus.report.mutation import mutation_score, score_text
+    from litmus.spec import load_tests
+
+    sources = sorted({str(r["source"]) for r in records if r.get("source")})
+    missing = [s for s in sources if not Path(s).is_file()]
+    if missing:
+        raise LitmusError(f"--mutation needs the pattern files the records name; not found here: "
+                          f"{', '.join(missing)} (run from the folder the run was made in)")
+    click.echo(score_text(mutation_score(load_tests(sources), records)))
+    click.echo("")
+
+
 @main.command()
 @click.argument("results", type=click.Path(exists=True, dir_okay=False))
 @click.option("--markdown", is_flag=True, help="Print a Markdown table (for docs/results/).")
 @click.option("--verdict", "verdicts", multiple=True,
               type=click.Choice(list(VERDICTS)),
               help="Only records with this verdict (repeatable).")
+@click.option("--mutation", is_flag=True,
+              help="Also print the mutation score: conformance tests (target forbidden by the model) and "
+                   "mutants (target allowed), the share of mutants witnessed, the mutants one GPU cannot show "
+                   "counted apart, and every unseen mutant with its reason. The variants are those of the "
+                   "pattern files the records name, so skipped ones count as unseen.")
 @_friendly
-def report(results: str, markdown: bool, verdicts: Sequence[str]) -> None:
+def report(results: str, markdown: bool, verdicts: Sequence[str], mutation: bool) -> None:
     """Summarise a results file written by 'litmus run' (JSON Lines).
 
     Prints the machine and versions the run recorded, the verdict counts, and one row per
@@ -514,6 +623,7 @@ def report(results: str, markdown: bool, verdicts: Sequence[str]) -> None:
     Examples:
       litmus report litmus-results/cuda-20261202-150000.jsonl
       litmus report docs/results/h200-single-gpu.jsonl --markdown --verdict racy-witnessed
+      litmus report docs/results/h200-single-gpu.jsonl --mutation
     """
     from pathlib import Path
 
@@ -521,6 +631,8 @@ def report(results: str, markdown: bool, verdicts: Sequence[str]) -> None:
     from litmus.report.summary import machine_line, markdown_table, rate_text, verdict_counts
 
     records = list(read_records(Path(results)))
+    if mutation:
+        _print_mutation(records)
     if verdicts:
         records = [r for r in records if r.get("verdict") in verdicts]
     click.echo(machine_line(records))
@@ -532,3 +644,7 @@ def report(results: str, markdown: bool, verdicts: Sequence[str]) -> None:
         for r in records:
             click.echo(f"{r['id']:<48} {r.get('expect') or '-':<9} {r['verdict']:<15} "
                        f"{r['instances']:>14,} seen {r['target_count']:>12,}  rate {rate_text(r)}")
+
+
+if __name__ == "__main__":  # python -m litmus.cli (after every command is defined)
+    main()

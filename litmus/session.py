@@ -141,6 +141,7 @@ def result_record(
         "verdict": verdict.verdict,
         "observation": verdict.observation,
         "instances": verdict.instances,
+        "completed": verdict.completed,
         "target_count": verdict.target_count,
         "counts": verdict.counts,
         "rate": verdict.rate,

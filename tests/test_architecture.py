@@ -25,6 +25,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("classify",),
     ("report",),
     ("session",),
+    ("tune",),
     ("cli", "pytest_plugin", "__main__"),
 )
 RANK = {name: k for k, names in enumerate(STAGES) for name in names}

@@ -117,3 +117,22 @@ def test_show_ptx_of_release_cas_variant_has_release_sys_atom() -> None:
 
     assert re.search(r"atom\S*\.release\.sys\S*\.cas", res.output), res.output[-2000:]
     assert re.search(r"atom\S*\.acquire\.sys\S*\.cas", res.output)
+
+
+def test_report_mutation_prints_the_score_and_unseen_mutants(tmp_path: Path, sb_file: Path) -> None:
+    import json as _json
+
+    rec = {"id": "SB-cli[plain]", "test": "SB-cli", "variant": "plain", "source": str(sb_file),
+           "verdict": "racy-unseen", "instances": 1000, "completed": 1000, "target_count": 0,
+           "bound_95": 0.003, "rate": 0.0, "backend": "cuda", "world_size": 1}
+    results = tmp_path / "r.jsonl"
+    results.write_text(_json.dumps(rec) + "\n")
+    res = CliRunner().invoke(main, ["report", str(results), "--mutation"])
+    assert res.exit_code == 0, res.output
+    assert "conformance tests: 1 (target forbidden), violations: 0" in res.output
+    assert "mutants: 1 (target allowed), witnessed: 0, mutation score: 0.0 %" in res.output
+    assert "SB-cli[plain]" in res.output and "not seen in 1,000 completed instances" in res.output
+    gone = tmp_path / "gone.jsonl"
+    gone.write_text(_json.dumps({**rec, "source": str(tmp_path / "moved.yaml")}) + "\n")
+    res = CliRunner().invoke(main, ["report", str(gone), "--mutation"])
+    assert res.exit_code == 2 and "moved.yaml" in res.output and "Traceback" not in res.output

@@ -9,6 +9,7 @@ from typing import Callable, Sequence
 
 from litmus.audit.check import AuditResult, Finding, audit
 from litmus.audit.expect import DeclaredFinding, stale, undeclared
+from litmus.audit.run_kernels import KernelComparison, compare_run_kernels
 from litmus.ir import LitmusTest
 
 DEFAULT_TARGETS: tuple[str, ...] = ("cuda:90", "hip:gfx942")
@@ -23,13 +24,18 @@ class CellResult:
     result: AuditResult
     undeclared: list[Finding] = field(default_factory=list)
     stale: list[DeclaredFinding] = field(default_factory=list)
+    kernels: list[KernelComparison] = field(default_factory=list)  # the run kernels vs the audited one
 
     @property
     def status(self) -> str:
-        """``pass``, ``finding`` (undeclared), ``declared`` (every finding expected) or ``unsupported``."""
-        if self.result.status == "finding":
-            return "finding" if self.undeclared else "declared"
-        return self.result.status
+        """``pass``, ``finding`` (undeclared), ``declared`` (every finding expected), ``differs``
+        (a kernel the backends run compiles an op differently from the audited kernel) or
+        ``unsupported``."""
+        if self.result.status == "finding" and self.undeclared:
+            return "finding"
+        if any(k.status == "differs" for k in self.kernels):
+            return "differs"
+        return "declared" if self.result.status == "finding" else self.result.status
 
 
 def declared_findings(test: LitmusTest) -> list[DeclaredFinding]:
@@ -42,20 +48,23 @@ def declared_findings(test: LitmusTest) -> list[DeclaredFinding]:
     ]
 
 
-def audit_cell(test: LitmusTest, target: str) -> CellResult:
-    """Audit ``test`` on ``target`` and sort its findings into declared and undeclared."""
+def audit_cell(test: LitmusTest, target: str, run_kernels: bool = True) -> CellResult:
+    """Audit ``test`` on ``target`` and sort its findings into declared and undeclared; with
+    ``run_kernels``, also compare the kernels the backends run with the audited one."""
     result = audit(test, target)
     declared = declared_findings(test)
+    kernels = compare_run_kernels(test, target) if run_kernels and result.status != "unsupported" else []
     return CellResult(
         test,
         target,
         result,
         undeclared(result.findings, declared),
         stale(result.findings, declared, target) if result.status != "unsupported" else [],
+        kernels,
     )
 
 
-def _cell_job(args: tuple[LitmusTest, str]) -> CellResult:
+def _cell_job(args: tuple[LitmusTest, str, bool]) -> CellResult:
     import warnings
 
     # triton 3.9 warns once per process about a default that does not touch integer kernels.
@@ -68,12 +77,13 @@ def audit_many(
     targets: Sequence[str] = DEFAULT_TARGETS,
     jobs: int | None = None,
     on_cell: Callable[[CellResult], None] | None = None,
+    run_kernels: bool = True,
 ) -> list[CellResult]:
     """Audit every test on every target; ``jobs`` worker processes (default: all cores).
 
     Cells come back in (test, target) order whatever the order they finish in.
     """
-    work = [(t, target) for t in tests for target in targets]
+    work = [(t, target, run_kernels) for t in tests for target in targets]
     jobs = jobs or os.cpu_count() or 1
     cells: list[CellResult] = []
     if jobs <= 1 or len(work) <= 1:

@@ -50,6 +50,7 @@ class Match:
     requirement: Requirement
     lines: tuple[int, ...]
     anchor_line: int | None
+    shape: str = ""  # the accepted code shape that matched (Shape.render())
 
 
 @dataclass
@@ -101,16 +102,17 @@ def _find_reachable(step: tuple[Pattern, ...], instrs: list[AsmInstr], start: in
 
 
 def _match_shape(shape: Shape, instrs: list[AsmInstr], start: int,
-                 edges: dict[int, tuple[int, bool]] | None = None) -> list[int] | None:
+                 edges: dict[int, tuple[int, bool]] | None = None, follow_first: bool = False) -> list[int] | None:
     """Indices of the earliest in-order match of every step of ``shape`` from ``start``.
 
-    The first step is searched in text order; each later step on the control-flow paths
-    leaving the previous match.
+    The first step is searched in text order (with ``follow_first``, on the control-flow paths
+    leaving ``start``); each later step on the control-flow paths leaving the previous match.
     """
     out: list[int] = []
     pos = start
     for k, step in enumerate(shape.steps):
-        i = _find(step, instrs, pos) if k == 0 else _find_reachable(step, instrs, pos, edges or {})
+        text_order = k == 0 and not follow_first
+        i = _find(step, instrs, pos) if text_order else _find_reachable(step, instrs, pos, edges or {})
         if i is None:
             return None
         out.append(i)
@@ -120,12 +122,21 @@ def _match_shape(shape: Shape, instrs: list[AsmInstr], start: int,
 
 def _match_rule(rule: Rule, instrs: list[AsmInstr], start: int,
                 edges: dict[int, tuple[int, bool]] | None = None) -> tuple[Shape, list[int]] | None:
-    best: tuple[Shape, list[int]] | None = None
-    for shape in rule.shapes:
-        got = _match_shape(shape, instrs, start, edges)
-        if got is not None and (best is None or (got[-1] if got else -1) < (best[1][-1] if best[1] else -1)):
-            best = (shape, got)
-    return best
+    """The shape of ``rule`` that matches earliest from ``start``, and where.
+
+    Text order first; when no shape matches that way and ``start`` follows an earlier match,
+    the control-flow paths leaving ``start`` are followed (a loop's body may be laid out above
+    its header: the op after a spin then sits earlier in the text than the spin).
+    """
+    for follow in ((False, True) if edges and start > 0 else (False,)):
+        best: tuple[Shape, list[int]] | None = None
+        for shape in rule.shapes:
+            got = _match_shape(shape, instrs, start, edges, follow_first=follow)
+            if got is not None and (best is None or (got[-1] if got else -1) < (best[1][-1] if best[1] else -1)):
+                best = (shape, got)
+        if best is not None:
+            return best
+    return None
 
 
 # ---------------------------------------------------------------------------- findings
@@ -240,7 +251,7 @@ def match_text(test: LitmusTest, target: str, text: str) -> tuple[list[Match], l
         shape, idx = got
         end[j] = idx[-1] if idx else start - 1
         anchor = instrs[idx[shape.anchor]].line if idx else None
-        matches.append(Match(req, tuple(instrs[i].line for i in idx), anchor))
+        matches.append(Match(req, tuple(instrs[i].line for i in idx), anchor, shape.render()))
     return matches, findings
 
 

@@ -12,8 +12,16 @@ Verdicts of a variant:
 
 - ``VIOLATION``: a forbidden outcome was observed (hardware, compiler or model is wrong);
 - ``racy-witnessed``: the model allows the target outcome and it was observed;
-- ``racy-unseen``: allowed, but not observed in N instances (95 % upper bound on its rate: 3/N);
-- ``correct``: forbidden by the model and not observed in N instances (bound 3/N).
+- ``racy-unseen``: allowed, but not observed in N completed instances (95 % upper bound on its
+  rate: 3/N);
+- ``correct``: forbidden by the model and not observed in N completed instances (bound 3/N);
+- ``inconclusive``: no forbidden or target outcome was seen, but too few instances completed to
+  say so: fewer than :data:`MIN_COMPLETED`, or fewer than :data:`MIN_COMPLETED_FRACTION` of all
+  instances (the rest timed out in a bounded spin).  Absence needs evidence; a sighting
+  (``VIOLATION``, ``racy-witnessed``) does not, so those stand whatever the count.
+
+N counts only *completed* instances: an instance whose spin timed out has no final state, so it
+is no evidence about the target outcome.
 """
 
 from __future__ import annotations
@@ -26,7 +34,14 @@ from litmus.condition import in_target as condition_in_target
 from litmus.ir import LitmusTest
 
 LABELS = ("sc", "weak", "forbidden", "timeout")
-VERDICTS = ("VIOLATION", "racy-witnessed", "racy-unseen", "correct")
+VERDICTS = ("VIOLATION", "racy-witnessed", "racy-unseen", "correct", "inconclusive")
+
+MIN_COMPLETED = 100
+"""Fewest completed instances behind a ``correct`` or ``racy-unseen`` verdict (3/N = 3 %)."""
+
+MIN_COMPLETED_FRACTION = 0.5
+"""Smallest share of a run's instances that must complete for ``correct`` or ``racy-unseen``:
+when most instances time out, the ones that complete are not a fair sample of the test."""
 
 
 def in_target(test: LitmusTest, state: Mapping[str, int]) -> bool:
@@ -55,14 +70,19 @@ class Verdict:
 
     verdict: str
     observation: str  # herd's word for the target outcome: Never / Sometimes / Always
-    instances: int
+    instances: int  # every instance run, timed-out ones included
     target_count: int
     counts: dict[str, int]
     bins: tuple[Bin, ...]
-    rate: float  # target_count / instances
-    bound_95: float | None  # 3/N when the target outcome was never seen
+    rate: float  # target_count / completed
+    bound_95: float | None  # 3/completed when the target outcome was never seen
     seconds_to_first: float | None = None
     notes: tuple[str, ...] = field(default=())
+
+    @property
+    def completed(self) -> int:
+        """Instances that reached a final state (no spin timed out)."""
+        return self.instances - self.counts.get("timeout", 0)
 
     @property
     def forbidden_count(self) -> int:
@@ -90,6 +110,13 @@ def label(
     if test.expect is not None and test.expect.outcome == "forbidden" and in_target(test, state):
         return "forbidden"
     return "sc" if frozen in sc_allowed else "weak"
+
+
+def enough_evidence(instances: int, completed: int) -> bool:
+    """Whether ``completed`` of ``instances`` instances can back a verdict of absence
+    (``correct``, ``racy-unseen``): at least :data:`MIN_COMPLETED`, and at least
+    :data:`MIN_COMPLETED_FRACTION` of all instances."""
+    return completed >= MIN_COMPLETED and completed >= MIN_COMPLETED_FRACTION * instances
 
 
 def classify(
@@ -130,13 +157,19 @@ def classify(
     else:
         observation = "Sometimes"
     racy = bool(ptx_result.target_reachable)  # type: ignore[attr-defined]
+    completed = instances - counts["timeout"]
+    notes: list[str] = []
     if counts["forbidden"] > 0:
         verdict = "VIOLATION"
-    elif racy:
-        verdict = "racy-witnessed" if target_count > 0 else "racy-unseen"
+    elif racy and target_count > 0:
+        verdict = "racy-witnessed"
+    elif not enough_evidence(instances, completed):
+        verdict = "inconclusive"
+        notes.append(f"only {completed:,} of {instances:,} instances completed (a verdict of absence needs "
+                     f">= {MIN_COMPLETED} and >= {MIN_COMPLETED_FRACTION:.0%}); run longer, or raise the spin "
+                     "bound if the spins time out")
     else:
-        verdict = "correct"
-    notes: list[str] = []
+        verdict = "racy-unseen" if racy else "correct"
     if counts["timeout"]:
         notes.append(f"{counts['timeout']} instance(s) timed out in a bounded spin")
     return Verdict(
@@ -146,8 +179,8 @@ def classify(
         target_count=target_count,
         counts=counts,
         bins=tuple(bins),
-        rate=(target_count / instances) if instances else 0.0,
-        bound_95=rule_of_three(instances) if target_count == 0 else None,
+        rate=(target_count / completed) if completed else 0.0,
+        bound_95=rule_of_three(completed) if target_count == 0 else None,
         seconds_to_first=seconds_to_first,
         notes=tuple(notes),
     )

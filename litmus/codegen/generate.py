@@ -68,6 +68,9 @@ def build_layout(test: LitmusTest, options: CodegenOptions) -> Layout:
     regs = tuple(f"{t}:{r}" for t, r in observable_registers(test))
     if options.mode == "grid":
         kernels = (KernelEntry("litmus_grid", None, tuple(tuple(t.name for t in g) for g in _roles(test, None))),)
+    elif options.mode == "parallel":
+        kernels = (KernelEntry("litmus_parallel", None, tuple(tuple(t.name for t in g) for g in _roles(test, None)),
+                               parallel=True),)
     else:
         ranks = sorted({t.rank for t in test.threads})
         kernels = tuple(
@@ -90,77 +93,94 @@ def build_layout(test: LitmusTest, options: CodegenOptions) -> Layout:
     )
 
 
-def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emitter: Emitter,
-                options: CodegenOptions) -> list[str]:
-    width = len(role)
+def _role_header(role: tuple[Thread, ...], options: CodegenOptions) -> list[str]:
+    """Comment lines naming a role's threads (and its lane split when they share a CTA)."""
     names = ", ".join(f"{t.name} (rank {t.rank}, cta {t.cta})" for t in role)
     lines = [f"# threads: {names}"]
-    if width > 1:
+    if len(role) > 1:
         lines.append(f"# shared CTA: lanes [s*BLOCK, (s+1)*BLOCK) play thread s; ops in one "
                      f"{options.shared_cta_order} program order")
-    lines += [f"lane = tl.arange(0, {width} * BLOCK)" if width > 1 else "lane = tl.arange(0, BLOCK)",
-              "local = lane % BLOCK" if width > 1 else "local = lane",
-              "zero = lane * 0",
-              "first = (block * BLOCK + local).to(tl.int64)"]
-    homes = sorted({loc.home for loc in layout.locations} | {t.rank for t in role})
-    for r in homes:
-        lines.append(f"heap{r} = tl.load(heap_ptrs + {r}).to(tl.pointer_type(tl.int32))")
+    return lines
+
+
+def _lane_lines(width: int, sfx: str) -> list[str]:
+    """The role's lane vector, lane-within-thread and zero vector (names end in ``sfx``)."""
+    return [f"lane{sfx} = tl.arange(0, {width} * BLOCK)" if width > 1 else f"lane{sfx} = tl.arange(0, BLOCK)",
+            f"local{sfx} = lane{sfx} % BLOCK" if width > 1 else f"local{sfx} = lane{sfx}",
+            f"zero{sfx} = lane{sfx} * 0"]
+
+
+def _heap_lines(homes: list[int]) -> list[str]:
+    """Scalar int32 pointers ``heap<r>`` to the heaps of ranks ``homes``."""
+    return [f"heap{r} = tl.load(heap_ptrs + {r}).to(tl.pointer_type(tl.int32))" for r in homes]
+
+
+def _thread_contexts(layout: Layout, role: tuple[Thread, ...], sfx: str) -> list[tuple[Thread, ThreadContext]]:
+    """One :class:`ThreadContext` per thread of ``role`` (addresses are filled by :func:`_thread_setup`)."""
     spin_bits = {(s.thread, s.index): s.bit for s in layout.spins}
-    contexts: list[tuple[Thread, ThreadContext]] = []
-    for slot, t in enumerate(role):
-        ti = layout.threads.index(t.name)
-        p = f"T{ti}"
-        mask = f"m_{p}" if width > 1 else None
-        ctx = ThreadContext(name=t.name, ident=p, mask=mask, scratch=f"s_{p}",
-                            regs={r: f"{p}_{_ident(r)}" for r in _thread_regs(t)},
-                            addr={}, status=f"st_{p}",
-                            spin_bits={i: b for (tn, i), b in spin_bits.items() if tn == t.name})
-        # Threads sharing a CTA must play the same instances in the same program, or the
-        # instance's two sides would sit in different CTAs: they all use the role's first
-        # thread's permutation.
-        pi = layout.threads.index(role[0].name)
-        lines.append(f"# thread {t.name}: instance i = (j * k + c) % n_instances, (k, c) = perm[{pi}]")
-        if mask:
-            lines.append(f"{mask} = (lane >= {slot} * BLOCK) & (lane < {slot + 1} * BLOCK)")
-        if slot == 0:
-            lines += _instance_lines(p, pi)
-        else:  # the role's first thread's instances (see above)
-            lines.append(f"i_{p} = i_{contexts[0][1].ident}")
-        lines += ["if inst_stride == 1:  # unstrided heaps (the GPU compiler folds this; the interpreter cannot)",
-                  f"    b_{p} = i_{p}",
-                  "else:",
-                  f"    b_{p} = i_{p} * inst_stride"]
-        lines.append(f"s_{p} = {_slot_pointer(t.rank, layout.scratch_slot, p)}")
-        used = {getattr(ins, "loc", None) for ins in t.instrs} - {None}
-        for loc in layout.locations:
-            if loc.name in used:
-                var = f"a_{p}_{_ident(loc.name)}"
-                ctx.addr[loc.name] = var
-                lines.append(f"{var} = {_slot_pointer(loc.home, loc.slot, p)}  # {loc.name}")
-        init = dict(t.reg_init)
-        for r, var in ctx.regs.items():
-            lines.append(f"{var} = zero + {init.get(r, 0)}  # {t.name}:{r}")
-        lines.append(f"{ctx.status} = zero")
-        contexts.append((t, ctx))
+    contexts = []
+    for t in role:
+        p = f"T{layout.threads.index(t.name)}"
+        contexts.append((t, ThreadContext(
+            name=t.name, ident=p, mask=f"m_{p}" if len(role) > 1 else None, scratch=f"s_{p}",
+            regs={r: f"{p}_{_ident(r)}" for r in _thread_regs(t)}, addr={}, status=f"st_{p}",
+            spin_bits={i: b for (tn, i), b in spin_bits.items() if tn == t.name}, zero=f"zero{sfx}")))
+    return contexts
 
-    if options.harness:
-        lines += harness_lines(layout.n_ranks)
 
-    order: list[tuple[Thread, ThreadContext, int]] = []
-    aligned = barrier_aligned_order(contexts) if width > 1 else None
+def _mask_line(ctx: ThreadContext, slot: int, sfx: str) -> list[str]:
+    """The lane mask of the ``slot``-th thread of a shared-CTA role (nothing for a lone thread)."""
+    return [f"{ctx.mask} = (lane{sfx} >= {slot} * BLOCK) & (lane{sfx} < {slot + 1} * BLOCK)"] if ctx.mask else []
+
+
+def _thread_setup(layout: Layout, t: Thread, ctx: ThreadContext) -> list[str]:
+    """Per-instance values of one thread once ``i_<p>`` is known: heap offset, scratch and
+    location pointers, registers (initial values) and the status word."""
+    p = ctx.ident
+    lines = ["if inst_stride == 1:  # unstrided heaps (the GPU compiler folds this; the interpreter cannot)",
+             f"    b_{p} = i_{p}",
+             "else:",
+             f"    b_{p} = i_{p} * inst_stride"]
+    lines.append(f"s_{p} = {_slot_pointer(t.rank, layout.scratch_slot, p)}")
+    used = {getattr(ins, "loc", None) for ins in t.instrs} - {None}
+    for loc in layout.locations:
+        if loc.name in used:
+            var = f"a_{p}_{_ident(loc.name)}"
+            ctx.addr[loc.name] = var
+            lines.append(f"{var} = {_slot_pointer(loc.home, loc.slot, p)}  # {loc.name}")
+    init = dict(t.reg_init)
+    for r, var in ctx.regs.items():
+        lines.append(f"{var} = {ctx.zero} + {init.get(r, 0)}  # {t.name}:{r}")
+    lines.append(f"{ctx.status} = {ctx.zero}")
+    return lines
+
+
+def _role_order(contexts: list[tuple[Thread, ThreadContext]],
+                options: CodegenOptions) -> list[tuple[Thread, ThreadContext, int]]:
+    """The one program order of a role's ops (``shared_cta_order``; CTA barriers aligned)."""
+    aligned = barrier_aligned_order(contexts) if len(contexts) > 1 else None
     if options.shared_cta_order == "sequential" and aligned is not None:
-        order = aligned
-    elif options.shared_cta_order == "sequential":
-        order = [(t, c, i) for t, c in contexts for i in range(len(t.instrs))]
-    else:
-        longest = max(len(t.instrs) for t, _ in contexts)
-        order = [(t, c, i) for i in range(longest) for t, c in contexts if i < len(t.instrs)]
+        return aligned
+    if options.shared_cta_order == "sequential":
+        return [(t, c, i) for t, c in contexts for i in range(len(t.instrs))]
+    longest = max(len(t.instrs) for t, _ in contexts)
+    return [(t, c, i) for i in range(longest) for t, c in contexts if i < len(t.instrs)]
+
+
+def _op_lines(emitter: Emitter, order: list[tuple[Thread, ThreadContext, int]]) -> list[str]:
+    """The Triton lines of the ops in ``order``, each after a ``# --- P0[i]`` comment."""
+    lines: list[str] = []
     for t, ctx, i in order:
         ins = t.instrs[i]
         where = f" (line {ins.line})" if getattr(ins, "line", None) else ""
         lines.append(f"# --- {t.name}[{i}]{where}")
         lines += emitter.emit(ctx, i, ins)
+    return lines
 
+
+def _output_lines(layout: Layout, contexts: list[tuple[Thread, ThreadContext]]) -> list[str]:
+    """Stores of each thread's observable registers into ``out`` and its spin-timeout bits."""
+    lines: list[str] = []
     for t, ctx in contexts:
         lines.append(f"# outputs of {t.name}")
         lines.append(f"o_{ctx.ident} = i_{ctx.ident} * {layout.n_cols}")
@@ -169,12 +189,41 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
             thread, reg = key.split(":", 1)
             if thread == t.name:
                 var = ctx.regs.get(reg)
-                value = var if var is not None else f"(zero + {dict(t.reg_init).get(reg, 0)})"
+                value = var if var is not None else f"({ctx.zero} + {dict(t.reg_init).get(reg, 0)})"
                 lines.append(f"tl.store({_out_pointer(col, ctx.ident)}, {value}{mk})  # {key}")
         if ctx.spin_bits:
             smask = f"({ctx.status} != 0)" + (f" & {ctx.mask}" if ctx.mask else "")
             lines.append(f'tl.atomic_or({_out_pointer(layout.status_column, ctx.ident)}, {ctx.status}, '
                          f'mask={smask}, sem="relaxed", scope="gpu")')
+    return lines
+
+
+def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emitter: Emitter,
+                options: CodegenOptions) -> list[str]:
+    """The body of one ``if role == g:`` block (grid and rank modes)."""
+    width = len(role)
+    lines = _role_header(role, options) + _lane_lines(width, "")
+    lines.append("first = (block * BLOCK + local).to(tl.int64)")
+    lines += _heap_lines(sorted({loc.home for loc in layout.locations} | {t.rank for t in role}))
+    contexts = _thread_contexts(layout, role, "")
+    for slot, (t, ctx) in enumerate(contexts):
+        p = ctx.ident
+        # Threads sharing a CTA must play the same instances in the same program, or the
+        # instance's two sides would sit in different CTAs: they all use the role's first
+        # thread's permutation.
+        pi = layout.threads.index(role[0].name)
+        lines.append(f"# thread {t.name}: instance i = (j * k + c) % n_instances, (k, c) = perm[{pi}]")
+        lines += _mask_line(ctx, slot, "")
+        if slot == 0:
+            lines += _instance_lines(p, pi)
+        else:  # the role's first thread's instances (see above)
+            lines.append(f"i_{p} = i_{contexts[0][1].ident}")
+        lines += _thread_setup(layout, t, ctx)
+
+    if options.harness:
+        lines += harness_lines(layout.n_ranks)
+    lines += _op_lines(emitter, _role_order(contexts, options))
+    lines += _output_lines(layout, contexts)
     if width == 1:
         lines = drop_overwritten_inits(lines, {ctx.regs[r]: r for _, ctx in contexts for r in ctx.regs})
     return lines
@@ -211,7 +260,7 @@ def drop_overwritten_inits(lines: list[str], regs: dict[str, str]) -> list[str]:
     keep = []
     for n, line in enumerate(lines):
         m = _ASSIGN.match(line)
-        if m and m.group(1) in regs and line.split(" = ", 1)[1].startswith("zero + "):
+        if m and m.group(1) in regs and _ZERO_INIT.match(line.split(" = ", 1)[1]):
             var = m.group(1)
             pattern = re.compile(rf"\b{re.escape(var)}\b")
             later = next((ln for ln in lines[n + 1:] if pattern.search(ln)), None)
@@ -273,7 +322,8 @@ def _kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, emitter: 
 
 
 _ASSIGN = re.compile(r"^([A-Za-z_]\w*) = ")
-_HARNESS = re.compile(r"^(?:(?:s|o|st)_T\d+|local|zero)$")
+_HARNESS = re.compile(r"^(?:(?:s|o|st)_T\d+|(?:local|zero)(?:_R\d+)?)$")
+_ZERO_INIT = re.compile(r"zero(?:_R\d+)? \+ ")
 _PURE_CALLS = re.compile(r"tl\.load\((heap_ptrs|perm) \+ \d+\)|tl\.pointer_type|tl\.int(32|64)|tl\.arange")
 
 
@@ -316,7 +366,12 @@ def generate(test: LitmusTest, options: CodegenOptions | None = None) -> KernelS
     layout = build_layout(test, options)
     emitter = Emitter(test_id=test.id, source_file=test.source_file, backend=options.backend,
                       features=features, spin_bound=options.spin_bound)
-    kernels = [_kernel_text(test, layout, k, emitter, options) for k in layout.kernels]
+    if options.mode == "parallel":
+        from litmus.codegen.parallel import parallel_kernel_text  # imports this module
+
+        kernels = [parallel_kernel_text(test, layout, k, emitter, options) for k in layout.kernels]
+    else:
+        kernels = [_kernel_text(test, layout, k, emitter, options) for k in layout.kernels]
     header = [
         f'"""Generated by litmus.codegen for {test.id} (backend {options.backend}, mode {options.mode}).',
         "",

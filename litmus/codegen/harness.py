@@ -15,6 +15,11 @@ touch only a *control block*, an int32 buffer whose address is ``heap_ptrs[layou
   have arrived, or ``POLLS`` polls have passed.  Programs that are resident together thus
   begin their test ops together; the bound means a group that cannot all be resident only
   costs time, never a hang.
+- **Barrier percentage** (parallel mode only, ``harness_lines(..., join=True)``): program
+  ``pid`` joins the barrier only when ``(pid * JOIN_MUL + JOIN_ADD) % P < JOIN_COUNT`` (``P`` =
+  ``progs_per_role``, the programs of the launch); the host picks ``JOIN_MUL`` co-prime with
+  ``P``, so exactly ``JOIN_COUNT`` seeded programs join, and sets ``GROUP = TOTAL =
+  JOIN_COUNT`` (``litmus.run.parallel.join_words``).
 """
 
 from __future__ import annotations
@@ -28,14 +33,18 @@ SEED = 5  # round seed: where each lane's walk starts
 PATTERN = 6  # bit 0: first access stores; bit 1: second access stores
 SINK = 7  # pre-stress loads are summed here, so the compiler keeps them
 TOTAL = 8  # programs in the launch (the last barrier group may be smaller)
+JOIN_MUL = 9  # parallel mode: multiplier of the seeded choice of barrier programs
+JOIN_ADD = 10  # parallel mode: offset of that choice
+JOIN_COUNT = 11  # parallel mode: programs that join the barrier
 SCRATCH = 16  # first scratch word
 
 HEADER_WORDS = SCRATCH
 """Control-block words before the scratch region."""
 
 
-def harness_lines(n_ranks: int) -> list[str]:
-    """Kernel lines (role level) that run pre-stress and then the start barrier."""
+def harness_lines(n_ranks: int, join: bool = False) -> list[str]:
+    """Kernel lines (role level; program level in parallel mode) that run pre-stress and then
+    the start barrier; with ``join`` only the seeded ``JOIN_COUNT`` programs take part in it."""
     c = "ctl"
     return [
         "# --- harness (litmus.codegen.harness): pre-stress, then the start barrier; not test events",
@@ -62,6 +71,7 @@ def harness_lines(n_ranks: int) -> list[str]:
         "        hp_i += 1",
         f"    tl.store({c} + {SINK}, tl.sum(hp_acc, 0))",
         f"hb_group = tl.load({c} + {GROUP})",
+    ] + (_join_lines(c) if join else []) + [
         "if hb_group > 0:",
         f'    hb_ticket = tl.atomic_add({c} + {ARRIVALS}, 1, sem="relaxed", scope="gpu")',
         f"    hb_goal = tl.minimum((hb_ticket // hb_group + 1) * hb_group, tl.load({c} + {TOTAL}))",
@@ -71,4 +81,13 @@ def harness_lines(n_ranks: int) -> list[str]:
         "    while (hb_seen < hb_goal) & (hb_k < hb_polls):",
         f"        hb_seen = tl.load({c} + {ARRIVALS}, volatile=True)",
         "        hb_k += 1",
+    ]
+
+
+def _join_lines(c: str) -> list[str]:
+    """Lines that turn the barrier off (``hb_group = 0``) in programs not chosen to join it."""
+    return [
+        f"hb_sel = (pid * tl.load({c} + {JOIN_MUL}) + tl.load({c} + {JOIN_ADD})) % progs_per_role",
+        f"if hb_sel >= tl.load({c} + {JOIN_COUNT}):",
+        "    hb_group = hb_group * 0",
     ]

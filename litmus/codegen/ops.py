@@ -34,6 +34,7 @@ class ThreadContext:
     addr: dict[str, str]  # location -> pointer-vector variable
     status: str
     spin_bits: dict[int, int] = field(default_factory=dict)  # instr index -> status bit
+    zero: str = "zero"  # the role's all-zero int32 vector (one per role in parallel mode)
 
 
 @dataclass
@@ -70,7 +71,7 @@ class Emitter:
     @staticmethod
     def _vec(op: Operand, ctx: ThreadContext) -> str:
         if isinstance(op, Const):
-            return f"(zero + {op.value})"
+            return f"({ctx.zero} + {op.value})"
         if isinstance(op, Reg):
             return ctx.regs[op.name]
         raise TypeError(op)
@@ -104,7 +105,7 @@ class Emitter:
             return f"tl.load({ptr}{mk}, volatile=True)", [note]
         note = self._fallback(ctx, index, f"{what} ld.{sem}.{scope}",
                               f'tl.atomic_add(p, 0, sem="{sem}", scope="{scope}") (an RMW: also a write event)')
-        return f'tl.atomic_add({ptr}, zero{mk}, sem="{sem}", scope="{scope}")', [note]
+        return f'tl.atomic_add({ptr}, {ctx.zero}{mk}, sem="{sem}", scope="{scope}")', [note]
 
     def _write(self, ctx: ThreadContext, index: int, ins: Store) -> list[str]:
         ptr = ctx.addr[ins.loc]
@@ -180,7 +181,7 @@ class Emitter:
                               f'tl.atomic_add(scratch, 0, sem="acq_rel", scope="{ins.scope}") on a private '
                               "scratch word (orders like a fence only where the backend lowers acq_rel "
                               "RMWs with fences)")
-        return [note, f'_ = tl.atomic_add({ctx.scratch}, zero{self._mask_kw(ctx.mask)}, sem="acq_rel", '
+        return [note, f'_ = tl.atomic_add({ctx.scratch}, {ctx.zero}{self._mask_kw(ctx.mask)}, sem="acq_rel", '
                       f'scope="{ins.scope}")']
 
     def _spin(self, ctx: ThreadContext, index: int, ins: Spin) -> list[str]:
@@ -191,16 +192,16 @@ class Emitter:
         rd = ins.read
         lines = [f"# spin until {ins.loc} == {ins.until} ({rd.kind} read, at most {bound} reads; "
                  f"timeout -> status bit {bit})",
-                 f"{done} = {'(' + ctx.mask + ') == 0' if ctx.mask else 'zero != 0'}",
-                 f"{val} = zero",
+                 f"{done} = {'(' + ctx.mask + ') == 0' if ctx.mask else ctx.zero + ' != 0'}",
+                 f"{val} = {ctx.zero}",
                  f"{it} = 0",
                  f"while (tl.reduce(tl.where({done}, 0, 1), 0, _any) > 0) & ({it} < {bound}):"]
         if rd.kind == "cas":
             if rd.reset is None:
                 raise self._unsupported(ctx, ins, "a cas spin needs `reset`")
             body = [f"# cas spin: atom.{rd.sem}.{rd.scope}.cas(flag, {ins.until}, {rd.reset}) until it returns {ins.until}",
-                    f"{got} = tl.atomic_cas(tl.where({done}, {ctx.scratch}, {ptr}), zero + {ins.until}, "
-                    f'zero + {rd.reset}, sem="{rd.sem}", scope="{rd.scope}")']
+                    f"{got} = tl.atomic_cas(tl.where({done}, {ctx.scratch}, {ptr}), {ctx.zero} + {ins.until}, "
+                    f'{ctx.zero} + {rd.reset}, sem="{rd.sem}", scope="{rd.scope}")']
         else:
             expr, notes = self._read(ctx, index, ptr, f"{done} == 0", rd.sem, rd.scope, rd.volatile,
                                      f"spin read {ins.loc}")

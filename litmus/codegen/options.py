@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 BACKENDS: tuple[str, ...] = ("cuda", "hip", "interpreter")
-MODES: tuple[str, ...] = ("grid", "rank")
+MODES: tuple[str, ...] = ("grid", "rank", "parallel")
 ADDRESSINGS: tuple[str, ...] = ("loc_major", "interleaved")
 SHARED_CTA_ORDERS: tuple[str, ...] = ("sequential", "round_robin")
 
@@ -35,8 +35,10 @@ class CodegenOptions:
     """How to turn one litmus test into Triton source.
 
     ``backend``: ``cuda`` (NVIDIA inline PTX allowed), ``hip`` or ``interpreter`` (no inline asm).
-    ``mode``: ``grid`` (one kernel, every thread, ranks played by program groups) or ``rank``
-    (one kernel per rank holding only that rank's threads).
+    ``mode``: ``grid`` (one kernel, every thread, ranks played by program groups), ``rank``
+    (one kernel per rank holding only that rank's threads) or ``parallel`` (one kernel whose
+    every program plays every role, with striped instances and a loop over iterations; see
+    "Parallel mode" in docs/codegen.md).
     ``block``: instances per program (vector lanes per litmus thread); a power of two.
     ``addressing``: ``loc_major`` (location ``l`` of instance ``i`` at word ``l*stride + i``) or
     ``interleaved`` (at ``i*n_slots + l``: the locations of one instance share cache lines).
@@ -85,3 +87,15 @@ class CodegenOptions:
     def with_backend(self, backend: str) -> "CodegenOptions":
         """A copy for another backend."""
         return replace(self, backend=backend)
+
+
+RUN_BLOCK = 256
+"""Lanes per program of the kernels the ``cuda`` backend launches (its default ``block``)."""
+
+RUN_KERNELS: dict[str, CodegenOptions] = {
+    "grid": CodegenOptions(mode="grid", block=RUN_BLOCK, harness=True),
+    "parallel": CodegenOptions(mode="parallel", block=RUN_BLOCK, harness=True),
+}
+"""The kernels the ``cuda`` backend launches, by launch (``Stress.launch``): the backend takes
+these options and sets only the block (when asked for another) and the spin bound, so
+``litmus audit`` compiles and checks the very kernels that run (``litmus.audit.run_kernels``)."""

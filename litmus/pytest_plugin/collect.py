@@ -10,8 +10,8 @@ import pytest
 
 from litmus.errors import LitmusError, Problem
 from litmus.ir import LitmusTest
-from litmus.pytest_plugin.report import (LitmusFailure, model_disagreement, observed_clean, observed_forbidden,
-                                         unwitnessed)
+from litmus.pytest_plugin.report import (LitmusFailure, inconclusive, model_disagreement, observed_clean,
+                                         observed_forbidden, unwitnessed)
 from litmus.pytest_plugin.state import get_state
 
 MULTIGPU_GROUP = "litmus-multigpu"
@@ -116,6 +116,8 @@ class VariantItem(pytest.Item):
         self.user_properties += result.properties()
         if result.forbidden_count:
             parts.append(observed_forbidden(result))
+        elif result.verdict == "inconclusive":
+            parts.append(inconclusive(result))  # no verdict without evidence: never a pass
         elif parts:
             parts.append(observed_clean(result))
         if opts.require_witness and result.model_allows_target and result.target_count == 0:

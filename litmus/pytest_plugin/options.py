@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from litmus.run.config import PRESETS
 from litmus.run.registry import backend_names
 
 BACKENDS: tuple[str, ...] = ("auto", *backend_names(), "model")
@@ -34,7 +35,7 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--litmus-seed", type=int, default=None, metavar="SEED",
                     help="Seed of every PRNG of a run (default 0); the failure report repeats it.")
     group.addoption("--litmus-stress", default=None, metavar="PRESET",
-                    help="Stress preset (none, default, spread, heavy) or a JSON file. Default: default.")
+                    help=f"Stress preset ({', '.join(PRESETS)}) or a JSON file. Default: default.")
     group.addoption("--litmus-require-witness", action="store_true", default=None,
                     help="Also fail a variant the model allows (racy) if its target outcome was never seen.")
     parser.addini("litmus", "Collect litmus YAML patterns as test items (like --litmus).", type="bool",

@@ -76,13 +76,19 @@ class LitmusResult:
 
     @property
     def verdict(self) -> str:
-        """``VIOLATION``, ``racy-witnessed``, ``racy-unseen`` or ``correct``."""
+        """``VIOLATION``, ``racy-witnessed``, ``racy-unseen``, ``correct`` or ``inconclusive``
+        (too few instances completed to claim an absence; see :mod:`litmus.classify`)."""
         return str(self.detail.verdict)
 
     @property
     def instances(self) -> int:
         """Instances run, over all rounds."""
         return int(self.detail.instances)
+
+    @property
+    def completed(self) -> int:
+        """Instances that reached a final state (no spin timed out)."""
+        return int(self.detail.completed)
 
     @property
     def target_count(self) -> int:
@@ -136,10 +142,22 @@ class LitmusResult:
         return sum(o.count for o in self.histogram if not o.timed_out and evaluate(prop, o.state))
 
     def never(self, condition: str) -> None:
-        """Assert ``condition`` held in no observed final state; AssertionError shows the histogram."""
+        """Assert ``condition`` held in no observed final state; AssertionError shows the histogram.
+
+        Absence needs evidence: it also fails when too few instances completed (see
+        :func:`litmus.classify.enough_evidence`).
+        """
         __tracebackhide__ = True
+        from litmus.classify import enough_evidence
+
         prop = self._prop(condition)
         hits = [o for o in self.histogram if not o.timed_out and evaluate(prop, o.state)]
+        if not hits and not enough_evidence(self.instances, self.completed):
+            raise AssertionError(
+                f"{self.test.id}: inconclusive: only {self.completed} of {self.instances} instances completed "
+                f"on {self.backend} (seed {self.config.seed}), too few to show {condition!r} never holds\n"
+                + self.histogram_text() + f"\nreproduce: {self.reproduce}"
+            )
         if hits:
             seen = sum(o.count for o in hits)
             raise AssertionError(
@@ -169,6 +187,7 @@ class LitmusResult:
             ("litmus_backend", self.backend),
             ("litmus_seed", self.config.seed),
             ("litmus_instances", self.instances),
+            ("litmus_completed", self.completed),
             ("litmus_target_count", self.target_count),
             ("litmus_forbidden_count", self.forbidden_count),
             ("litmus_timeout_count", self.timeout_count),

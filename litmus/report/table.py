@@ -9,6 +9,7 @@ VERDICT_STYLE = {
     "racy-witnessed": "yellow",
     "racy-unseen": "cyan",
     "correct": "green",
+    "inconclusive": "magenta",
 }
 
 

@@ -23,6 +23,13 @@ class Stress:
     ``stress_pattern`` (``store-store``, ``store-load``, ``load-store``, ``load-load``);
     ``pre_stress``: passes each testing program makes over the scratch words before its test
     ops (cuda backend); ``scratch_words``: the scratch region's size (a power of two).
+
+    Parallel launch (cuda backend only; see docs/performance.md): ``launch`` is ``grid`` (one
+    group of programs per role) or ``parallel`` (codegen's parallel mode: only resident programs,
+    each playing every role, partners striped over other programs, iterations in one launch);
+    ``barrier_pct``: the percentage of those programs, chosen per round from the seed, that meet
+    at the in-kernel start barrier when ``kernel_barrier`` is on; ``parallel_programs``: at most
+    this many programs (0: as many as are resident at once).
     """
 
     name: str = "none"
@@ -36,6 +43,9 @@ class Stress:
     kernel_barrier: bool = False
     stride: int = 1
     scratch_words: int = 4096
+    launch: str = "grid"
+    barrier_pct: int = 100
+    parallel_programs: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """The parameters as a JSON-ready dict."""
@@ -72,13 +82,51 @@ PRESETS: dict[str, Stress] = {
         kernel_barrier=True,
         stride=32,
     ),
+    # cuda-litmus-style parallel testing (issue 13): resident programs only, every program plays
+    # every role with partners striped over other programs, iterations inside one launch.
+    "parallel": Stress(name="parallel", launch="parallel", shuffle=True, barrier=True, stride=1),
+    "parallel-heavy": Stress(
+        name="parallel-heavy",
+        launch="parallel",
+        mem_stress=True,
+        stress_programs=64,
+        stress_pattern="store-load",
+        stress_iterations=64,
+        shuffle=True,
+        barrier=True,
+        stride=1,
+    ),
 }
 
 PATTERNS = ("store-store", "store-load", "load-store", "load-load")
+LAUNCHES = ("grid", "parallel")
+
+
+def validate_stress(stress: Stress) -> None:
+    """Raise ``LitmusError`` naming the bad parameter when ``stress`` cannot be run."""
+    where = f"stress {stress.name!r}"
+    if stress.stress_pattern not in PATTERNS:
+        raise LitmusError(f"{where}: stress_pattern {stress.stress_pattern!r}; use one of {', '.join(PATTERNS)}")
+    if stress.stride < 1:
+        raise LitmusError(f"{where}: stride {stress.stride}; use 1 or more words")
+    for name in ("stress_programs", "stress_iterations", "pre_stress", "scratch_words"):
+        if getattr(stress, name) < 0:
+            raise LitmusError(f"{where}: {name} {getattr(stress, name)} is negative; use 0 or more")
+    if stress.mem_stress and (stress.stress_programs < 1 or stress.stress_iterations < 1):
+        raise LitmusError(f"{where}: mem_stress needs stress_programs >= 1 and stress_iterations >= 1")
+    if (stress.mem_stress or stress.pre_stress) and (
+            stress.scratch_words < 64 or stress.scratch_words & (stress.scratch_words - 1)):
+        raise LitmusError(f"{where}: scratch_words {stress.scratch_words}; use a power of two >= 64")
+    if stress.launch not in LAUNCHES:
+        raise LitmusError(f"{where}: launch {stress.launch!r}; use one of {', '.join(LAUNCHES)}")
+    if not 0 <= stress.barrier_pct <= 100:
+        raise LitmusError(f"{where}: barrier_pct {stress.barrier_pct}; use a percentage from 0 to 100")
+    if stress.parallel_programs < 0:
+        raise LitmusError(f"{where}: parallel_programs {stress.parallel_programs} is negative; use 0 (resident) or more")
 
 
 def load_stress(spec: str) -> Stress:
-    """A stress preset by name (``none``, ``default``, ``spread``, ``heavy``, ``full``) or a JSON file."""
+    """A stress preset by name (a key of :data:`PRESETS`) or a JSON file of parameters."""
     if spec in PRESETS:
         return PRESETS[spec]
     path = Path(spec)
@@ -98,8 +146,6 @@ def load_stress(spec: str) -> Stress:
         raise LitmusError.at(
             str(path), None, f"unknown stress parameter(s) {unknown}; accepted: {sorted(known)}"
         )
-    from litmus.run.stress import validate_stress  # imports this module: not at the top
-
     stress = replace(PRESETS["default"], name=path.stem, **data)
     try:
         validate_stress(stress)

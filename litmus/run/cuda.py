@@ -5,7 +5,11 @@ one device.  Parallel instances: ``BLOCK`` lanes per program, ``N / BLOCK`` prog
 Stress in the manner of GPUHarbor / MC Mutants comes from ``config.stress`` (see
 :mod:`litmus.run.stress`): seeded instance shuffling (seed ``config.seed + round``), strided
 heaps, and a memory-stress kernel launched on a second CUDA stream so it runs while the test
-does.  Outcomes are counted on the device (``litmus.run.count``), checksummed against N.
+does.  Outcomes are counted on the device (``litmus.run.buffers.count_rows``), checksummed against N.
+
+``Stress(launch="parallel")`` uses codegen's parallel mode instead (cuda-litmus style): as many
+programs as are resident at once (sized from the compiled kernel, :mod:`litmus.run.parallel`),
+each playing every role, instances striped over programs, iterations inside the launch.
 
 Importing this module needs neither a GPU nor triton; constructing :class:`CudaBackend` needs
 both.  The arch is read from the device, never assumed.
@@ -19,22 +23,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from litmus.codegen import CodegenOptions, Layout
+from litmus.codegen.options import RUN_BLOCK
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest, Spin
 from litmus.run.backend import Round, Row
-from litmus.run.config import RunConfig, Stress
+from litmus.run.buffers import HeapPlan, heap_plan, init_strided
+from litmus.run.config import RunConfig, Stress, validate_stress
 from litmus.codegen import harness
 from litmus.run.stress import (
-    HeapPlan,
     control_header,
     control_words,
-    heap_plan,
-    init_strided,
     instance_count,
     pattern_flags,
     round_permutations,
     round_seed,
-    validate_stress,
 )
 
 NOTE = (
@@ -48,7 +50,7 @@ NOTE = (
     "second stream, launched just before the test."
 )
 
-DEFAULT_BLOCK = 256
+DEFAULT_BLOCK = RUN_BLOCK
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,7 @@ class _Setup:
     table: Any
     out: Any
     fallbacks: tuple[str, ...]
+    info: dict[str, Any] | None = None  # parallel launch: how the grid was sized
 
 
 class CudaBackend:
@@ -201,10 +204,13 @@ class CudaBackend:
         return None
 
     def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
-        """Run ``config.instances`` (rounded up to a power of two) instances of ``test`` once."""
+        """Run ``config.instances`` (rounded up to a power of two; parallel launch: to a multiple
+        of programs x BLOCK) instances of ``test`` once."""
+        if config.stress.launch == "parallel":
+            return self._run_parallel(test, config, round_index)
         import torch
 
-        from litmus.codegen.host import perm_tensor
+        from litmus.run.buffers import perm_tensor
 
         t0 = time.perf_counter()
         setup = self._prepare(test, config)
@@ -244,15 +250,20 @@ class CudaBackend:
 
     # ------------------------------------------------------------------ internals
 
-    def _options(self, block: int, spin_bound: int | None) -> CodegenOptions:
-        return CodegenOptions(backend="cuda", mode="grid", block=block, addressing="loc_major",
-                              spin_bound=spin_bound, harness=True)
+    def _options(self, block: int, spin_bound: int | None, mode: str = "grid") -> CodegenOptions:
+        """The run kernel ``litmus audit`` checks (``codegen.options.RUN_KERNELS[mode]``), with
+        this launch's block and spin bound."""
+        from dataclasses import replace
+
+        from litmus.codegen.options import RUN_KERNELS
+
+        return replace(RUN_KERNELS[mode], backend="cuda", block=block, spin_bound=spin_bound)
 
     def _prepare(self, test: LitmusTest, config: RunConfig) -> _Setup:
         import torch
 
         from litmus.codegen import generate, load_kernel
-        from litmus.codegen.host import make_out, pointer_table
+        from litmus.run.buffers import make_out, pointer_table
 
         validate_stress(config.stress)
         n = resident_instances(test, self.sm_count, self.block, instance_count(config.instances))
@@ -292,7 +303,102 @@ class CudaBackend:
                 LANES=stress.lanes, FIRST_STORE=stress.first_store, SECOND_STORE=stress.second_store)
 
     def _count(self, setup: _Setup) -> list[Row]:
-        from litmus.run.count import count_rows
+        from litmus.run.buffers import count_rows
 
         plan = setup.spec.plan
         return count_rows([setup.out], setup.heaps, setup.layout, (plan.loc_stride, plan.inst_stride))
+
+    # ------------------------------------------------------------------ parallel launch
+
+    def _run_parallel(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
+        """One round in codegen's parallel mode: G resident programs, each playing every role
+        (:mod:`litmus.codegen.parallel`), seeded rows and barrier choice (seed ``config.seed + round``)."""
+        import torch
+
+        from litmus.run.buffers import perm_tensor
+        from litmus.run.parallel import join_words, parallel_permutations
+
+        t0 = time.perf_counter()
+        setup = self._prepare_parallel(test, config)
+        spec = setup.spec
+        seed = round_seed(config, round_index)
+        init_strided(setup.layout, setup.heaps, spec.plan)
+        setup.out.zero_()
+        perms = parallel_permutations(setup.layout, spec.progs_per_role, spec.block,
+                                      seed if config.stress.shuffle else None)
+        header = control_header(config.stress, seed, 0, spec.progs_per_role)
+        if config.stress.kernel_barrier:
+            for word, value in join_words(spec.progs_per_role, config.stress.barrier_pct, seed).items():
+                header[word] = value
+        setup.control[: len(header)].copy_(torch.tensor(header, dtype=torch.int32))
+        perm = perm_tensor(perms, self.device)
+        stress = stress_launch(config.stress)
+        torch.cuda.synchronize(self.device)
+        k0 = time.perf_counter()
+        if stress is not None:
+            self._launch_stress(stress, seed)
+        setup.kernel[spec.grid](*spec.args(setup.table, setup.out, perm), BLOCK=spec.block,
+                                num_warps=self.num_warps)
+        torch.cuda.synchronize(self.device)
+        kernel_seconds = time.perf_counter() - k0
+        rows = self._count(setup)
+        return Round(rows=rows, instances=spec.n_instances, seconds=time.perf_counter() - t0,
+                     extra={"kernel_seconds": kernel_seconds, "seed": seed, "perms": perms,
+                            "fallbacks": list(setup.fallbacks), "mem_stress": stress is not None,
+                            "launch": "parallel", "programs": spec.progs_per_role,
+                            "iterations": spec.n_instances // (spec.progs_per_role * spec.block),
+                            "barrier_group": header[harness.GROUP], "pre_stress": header[harness.PRE_ITERS],
+                            **(setup.info or {})})
+
+    def _prepare_parallel(self, test: LitmusTest, config: RunConfig) -> _Setup:
+        """Generate and compile the parallel kernel, size its grid from occupancy, allocate buffers."""
+        import torch
+
+        from litmus.codegen import generate, load_kernel
+        from litmus.run.buffers import make_out, pointer_table
+        from litmus.run.parallel import parallel_instances
+        from litmus.run.stress import MAX_INSTANCES
+
+        validate_stress(config.stress)
+        stress = config.stress
+        spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
+        key = ("parallel", test, config.instances, self.block, stress.stride, spin_bound, control_words(stress),
+               stress.stress_programs if stress.mem_stress else 0, stress.parallel_programs)
+        if self._setup is not None and self._setup.key == key:
+            return self._setup
+        self._setup = None
+        source = generate(test, self._options(self.block, spin_bound, "parallel"))
+        layout = source.layout
+        kernel = getattr(load_kernel(source, interpret=False), layout.kernel(None).name)
+        programs, info = self._parallel_programs(kernel, layout, stress)
+        n, _ = parallel_instances(config.instances, programs, self.block, MAX_INSTANCES)
+        spec = LaunchSpec(n, self.block, programs, layout.kernel(None).grid(programs),
+                          heap_plan(layout, n, stress.stride))
+        heaps = [torch.zeros(spec.plan.words, dtype=torch.int32, device=self.device) for _ in range(layout.n_ranks)]
+        control = torch.zeros(control_words(stress), dtype=torch.int32, device=self.device)
+        self._setup = _Setup(key, test, layout, kernel, spec, heaps, control,
+                             pointer_table(heaps + [control], self.device), make_out(layout, n, self.device),
+                             source.fallbacks, info)
+        return self._setup
+
+    def _parallel_programs(self, kernel: Any, layout: Layout, stress: Stress) -> tuple[int, dict[str, Any]]:
+        """Programs that are resident at once for ``kernel`` (from its compiled registers, warps
+        and shared memory and the device's limits), less the memory-stress kernel's programs."""
+        import torch
+
+        from litmus.run.parallel import device_limits, parallel_programs
+
+        per_iter = 1024 * self.block  # a representative launch, so that the specialisation matches
+        plan = heap_plan(layout, per_iter, stress.stride)
+        ptrs = torch.zeros(layout.n_ranks + 1, dtype=torch.int64, device=self.device)
+        out = torch.zeros(1, dtype=torch.int32, device=self.device)
+        compiled = kernel.warmup(ptrs, out, ptrs, per_iter, 1024, plan.loc_stride, plan.inst_stride,
+                                 BLOCK=self.block, num_warps=self.num_warps, grid=(1,))
+        if hasattr(compiled, "_init_handles"):
+            compiled._init_handles()  # loads the binary: fills n_regs
+        n_regs, warps, shared = compiled.n_regs, compiled.metadata.num_warps, compiled.metadata.shared
+        stress_programs = stress.stress_programs if stress.mem_stress else 0
+        limits = device_limits(self.device)
+        programs = parallel_programs(limits, n_regs, warps, shared, stress_programs, stress.parallel_programs)
+        return programs, {"n_regs": n_regs, "num_warps": warps, "shared": shared, "sm_count": limits.sm_count,
+                          "stress_programs": stress_programs}

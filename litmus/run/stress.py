@@ -3,10 +3,10 @@
 In the manner of GPUHarbor / MC Mutants (Levine et al., ASPLOS 2023):
 
 - *shuffle*: each litmus thread plays its instances in a seeded random co-prime order
-  (``codegen.host.permutations``), so the two sides of one instance run on different lanes,
+  (``run.buffers.permutations``), so the two sides of one instance run on different lanes,
   programs and SMs; the seed of round ``k`` is ``config.seed + k``, so a run is reproducible;
 - *stride*: instance ``i`` of location slot ``s`` lives at word ``s*N*stride + i*stride``, which
-  spreads the instances' locations over cache lines;
+  spreads the instances' locations over cache lines (``run.buffers.heap_plan``);
 - *memory stress*: extra programs hammer a scratch buffer with a chosen access pattern while the
   test runs (CUDA only: :func:`stress_kernel_source`, launched on a second stream).
 
@@ -15,15 +15,11 @@ Nothing here imports triton; torch is imported by the calls that need it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any
 
 from litmus.codegen.layout import Layout
 from litmus.errors import LitmusError
 from litmus.run.config import PATTERNS, RunConfig, Stress
-
-if TYPE_CHECKING:
-    import torch
 
 # Largest power of two a backend runs in one launch (BLOCK lanes x programs).
 MAX_INSTANCES = 1 << 26
@@ -47,28 +43,11 @@ def instance_count(requested: int) -> int:
 def round_permutations(layout: Layout, n_instances: int, config: RunConfig, round_index: int) -> list[tuple[int, int]]:
     """``(k_t, c_t)`` per thread for this round: seeded co-prime shuffles, or all identity
     when ``config.stress.shuffle`` is off."""
-    from litmus.codegen.host import permutations
+    from litmus.run.buffers import permutations
 
     if not config.stress.shuffle:
         return [(1, 0)] * len(layout.threads)
     return permutations(layout, n_instances, round_seed(config, round_index))
-
-
-def validate_stress(stress: Stress) -> None:
-    """Raise ``LitmusError`` naming the bad parameter when ``stress`` cannot be run."""
-    where = f"stress {stress.name!r}"
-    if stress.stress_pattern not in PATTERNS:
-        raise LitmusError(f"{where}: stress_pattern {stress.stress_pattern!r}; use one of {', '.join(PATTERNS)}")
-    if stress.stride < 1:
-        raise LitmusError(f"{where}: stride {stress.stride}; use 1 or more words")
-    for name in ("stress_programs", "stress_iterations", "pre_stress", "scratch_words"):
-        if getattr(stress, name) < 0:
-            raise LitmusError(f"{where}: {name} {getattr(stress, name)} is negative; use 0 or more")
-    if stress.mem_stress and (stress.stress_programs < 1 or stress.stress_iterations < 1):
-        raise LitmusError(f"{where}: mem_stress needs stress_programs >= 1 and stress_iterations >= 1")
-    if (stress.mem_stress or stress.pre_stress) and (
-            stress.scratch_words < 64 or stress.scratch_words & (stress.scratch_words - 1)):
-        raise LitmusError(f"{where}: scratch_words {stress.scratch_words}; use a power of two >= 64")
 
 
 # --------------------------------------------------------------------------- in-kernel harness
@@ -102,57 +81,6 @@ def control_words(stress: Stress) -> int:
     from litmus.codegen.harness import HEADER_WORDS
 
     return HEADER_WORDS + (stress.scratch_words if stress.pre_stress else 0)
-
-
-# --------------------------------------------------------------------------- strided heaps
-
-
-@dataclass(frozen=True)
-class HeapPlan:
-    """Where instance ``i`` of slot ``s`` lives: word ``s*loc_stride + i*inst_stride``.
-
-    Needs a ``loc_major`` layout; ``stride`` spreads consecutive instances ``stride`` words apart.
-    """
-
-    n_instances: int
-    n_slots: int
-    stride: int
-
-    @property
-    def loc_stride(self) -> int:
-        """Words between consecutive slots of one instance."""
-        return self.n_instances * self.stride
-
-    @property
-    def inst_stride(self) -> int:
-        """Words between consecutive instances of one slot."""
-        return self.stride
-
-    @property
-    def words(self) -> int:
-        """int32 words of each heap."""
-        return self.n_slots * self.n_instances * self.stride
-
-
-def heap_plan(layout: Layout, n_instances: int, stride: int) -> HeapPlan:
-    """The heap plan for ``layout`` (which must use ``loc_major`` addressing)."""
-    if layout.addressing != "loc_major":
-        raise ValueError(f"{layout.test_id}: strided heaps need loc_major addressing, not {layout.addressing}")
-    return HeapPlan(n_instances, layout.n_slots, max(1, int(stride)))
-
-
-def _slots_view(heap: "torch.Tensor", plan: HeapPlan) -> "torch.Tensor":
-    """``[n_slots, N]`` view of a heap: the words the kernel uses (stride padding dropped)."""
-    return heap.view(plan.n_slots, plan.n_instances, plan.stride)[:, :, 0]
-
-
-def init_strided(layout: Layout, heaps: Sequence["torch.Tensor"], plan: HeapPlan) -> None:
-    """Zero every heap and write each location's initial value into its home heap."""
-    for h in heaps:
-        h.zero_()
-    for loc in layout.locations:
-        if loc.init:
-            _slots_view(heaps[loc.home], plan)[loc.slot].fill_(loc.init)
 
 
 # --------------------------------------------------------------------------- memory stress (CUDA)

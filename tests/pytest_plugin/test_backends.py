@@ -15,17 +15,17 @@ from pathlib import Path
 HANDSHAKE = Path("catalog/handshake.yaml").read_text()
 
 def test_fixture_counts(litmus):
-    result = litmus.run("catalog/payload_seen.yaml", instances=32)
-    assert result.instances == 32 and result.backend == "cpu"
-    assert result.witnessed("P1:r1 == 1") == 32 - result.timeout_count
+    result = litmus.run("catalog/payload_seen.yaml", instances=128)
+    assert result.instances == 128 and result.backend == "cpu"
+    assert result.witnessed("P1:r1 == 1") == 128 - result.timeout_count
     result.never("P1:r1 == 0")
 
 def test_fixture_inline_yaml(litmus):
-    result = litmus.run(HANDSHAKE, variant="relacq-sys", instances=16)
+    result = litmus.run(HANDSHAKE, variant="relacq-sys", instances=128)
     assert result.verdict == "correct"
     result.never("P1:r0 == 1 /\\\\ P1:r1 == 0")
 
-@pytest.mark.litmus_pattern("catalog/payload_seen.yaml", instances=16)
+@pytest.mark.litmus_pattern("catalog/payload_seen.yaml", instances=128)
 def test_marker_never_fails_with_histogram(litmus_result):
     litmus_result.never("P1:r1 == 1")
 """
@@ -49,7 +49,7 @@ def test_cpu_session_report_fixture_marker_and_junit(pytester: pytest.Pytester, 
     pytester.makepyfile(test_user=USER_TESTS)
     xml = pytester.path / "out.xml"
     pytester.makeconftest(CLOSE_CHECK)
-    result = pytester.runpytest_subprocess(*flags, "--litmus", "--litmus-backend", "cpu", "--litmus-instances", "64",
+    result = pytester.runpytest_subprocess(*flags, "--litmus", "--litmus-backend", "cpu", "--litmus-instances", "128",
                                 "--litmus-seed", "3", "--litmus-require-witness", f"--junitxml={xml}", "-rA")
     assert (pytester.path / "workers_left.txt").read_text() == "0"  # the session closed the backend
     outcomes = result.parseoutcomes()
@@ -58,11 +58,11 @@ def test_cpu_session_report_fixture_marker_and_junit(pytester: pytest.Pytester, 
     # (a) + (b): the mislabelled variant, with model verdict, counts, histogram and reproduce command
     assert "litmus Payload-seen (catalog/payload_seen.yaml:1) failed" in out
     assert "the PTX model ALLOWS the target outcome of exists P1:r1 == 1" in out
-    assert "observed on cpu (seed 3, 1 round(s)): forbidden outcome(s) in 64 of 64 instances:" in out
-    assert "  64 x P1:r1=1 data=1 ready=1  (target outcome)" in out
-    assert "64  forbidden  P1:r1=1 data=1 ready=1  <- target" in out
+    assert "observed on cpu (seed 3, 1 round(s)): forbidden outcome(s) in 128 of 128 instances:" in out
+    assert "  128 x P1:r1=1 data=1 ready=1  (target outcome)" in out
+    assert "128  forbidden  P1:r1=1 data=1 ready=1  <- target" in out
     assert ("reproduce: litmus run catalog/payload_seen.yaml --backend cpu --seed 3 --iterations 1 "
-            "--instances 64") in out
+            "--instances 128") in out
     # (c): the racy variant's target outcome never appears under the interpreter
     assert "FAILED catalog/handshake.yaml::Handshake[volatile]" in out
     assert "not witnessed: the model allows the target outcome" in out
@@ -71,14 +71,14 @@ def test_cpu_session_report_fixture_marker_and_junit(pytester: pytest.Pytester, 
     assert "PASSED test_user.py::test_fixture_counts" in out
     assert "PASSED test_user.py::test_fixture_inline_yaml" in out
     assert "FAILED test_user.py::test_marker_never_fails_with_histogram" in out
-    assert "Payload-seen: 'P1:r1 == 1' held in 16 of 16 instances on cpu (seed 3)" in out
+    assert "Payload-seen: 'P1:r1 == 1' held in 128 of 128 instances on cpu (seed 3)" in out
     assert "Traceback" not in out and "result.py" not in out  # no plugin frames in any report
     # JUnit XML carries the counts
     cases = {c.get("name"): c for c in ET.parse(xml).getroot().iter("testcase")}
     props = {p.get("name"): p.get("value") for p in cases["Payload-seen"].iter("property")}
-    assert props["litmus_instances"] == "64" and props["litmus_forbidden_count"] == "64"
+    assert props["litmus_instances"] == "128" and props["litmus_forbidden_count"] == "128"
     assert props["litmus_verdict"] == "VIOLATION" and props["litmus_backend"] == "cpu"
-    assert props["litmus_seed"] == "3" and props["litmus_target_count"] == "64"
+    assert props["litmus_seed"] == "3" and props["litmus_target_count"] == "128"
 
 
 def test_cuda_backend_without_a_gpu_skips_with_the_reason(pytester: pytest.Pytester, flags: list[str]) -> None:

@@ -126,7 +126,7 @@ def test_each_item_asks_the_ptx_model_once(pytester: pytest.Pytester, flags: lis
         def pytest_sessionfinish(session):
             print("PTX-CALLS", sorted(n for (t, m), n in CALLS.items() if m == "ptx"))
     """)
-    result = pytester.runpytest_subprocess(*flags, "--litmus", "--litmus-backend", "cpu", "--litmus-instances", "16",
+    result = pytester.runpytest_subprocess(*flags, "--litmus", "--litmus-backend", "cpu", "--litmus-instances", "128",
                                            "-k", "relacq-xgpu-sys and not mixed", "-s", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
     assert "PTX-CALLS [1]" in result.stdout.str()

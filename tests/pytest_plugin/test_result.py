@@ -48,10 +48,17 @@ def test_never_fails_with_the_histogram_and_reproduce_command() -> None:
 
 
 def test_timed_out_instances_are_not_final_states() -> None:
-    result = _result({(1, 1): 10}, timeouts=5)
+    result = _result({(1, 1): 1000}, timeouts=5)
     result.never("P1:r1 == 0")
-    assert result.timeout_count == 5 and result.instances == 15
+    assert result.timeout_count == 5 and result.instances == 1005 and result.completed == 1000
     assert [o.timed_out for o in result.histogram] == [False, True]
+
+
+def test_never_fails_as_inconclusive_when_too_few_instances_completed() -> None:
+    result = _result({(1, 1): 10}, timeouts=5)
+    assert result.verdict == "inconclusive"
+    with pytest.raises(AssertionError, match="inconclusive: only 10 of 15 instances completed"):
+        result.never("P1:r1 == 0")
 
 
 def test_conditions_on_unknown_registers_or_bad_text_are_errors() -> None:
@@ -63,7 +70,7 @@ def test_conditions_on_unknown_registers_or_bad_text_are_errors() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.dictionaries(st.tuples(st.integers(0, 1), st.integers(0, 1)), st.integers(1, 50), min_size=1))
+@given(st.dictionaries(st.tuples(st.integers(0, 1), st.integers(0, 1)), st.integers(100, 500), min_size=1))
 def test_witnessed_counts_add_up_and_agree_with_never(counts: dict[tuple[int, int], int]) -> None:
     result = _result(counts)
     seen = result.witnessed("P1:r1 == 0")

@@ -60,9 +60,9 @@ def test_timeouts_are_reported_not_hung(cpu_backend):
 def test_resume_skips_finished_variants(cpu_backend, tmp_path):
     out = tmp_path / "r.jsonl"
     first = irs.mp_release_acquire()
-    run_tests([first], cpu_backend, RunConfig(iterations=1, instances=64), out=out)
+    run_tests([first], cpu_backend, RunConfig(iterations=1, instances=128), out=out)
     second = irs.mp_release_acquire(rank=0, cta=1)
-    results = run_tests([first, second], cpu_backend, RunConfig(iterations=1, instances=64), out=out, resume=True)
+    results = run_tests([first, second], cpu_backend, RunConfig(iterations=1, instances=128), out=out, resume=True)
     assert results[0].skipped is not None and "resume" in results[0].skipped and results[0].verdict is None
     assert results[1].skipped is None and results[1].verdict.verdict == "correct"
     ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]

@@ -27,7 +27,7 @@ def _as_rank(out: Path) -> None:
     backend = RanksBackend(device="cpu", interpreter_spin_bound=20000)  # ranks != 0 never return
     assert os.environ["RANK"] == "0"
     try:
-        results = run_tests(tests, backend, RunConfig(iterations=2, instances=32), out=out)
+        results = run_tests(tests, backend, RunConfig(iterations=2, instances=64), out=out)
     finally:
         backend.close()
     print(json.dumps({r.test.id: r.verdict.verdict if r.verdict else r.skipped for r in results}))
@@ -49,7 +49,7 @@ def test_torchrun_two_ranks_rank0_writes_the_results(tmp_path: Path) -> None:
     records = [json.loads(l) for l in out.read_text().splitlines()]
     assert [r["id"] for r in records] == IDS  # written once, by rank 0 only
     assert all(r["launcher"] == "torchrun" and r["world_size"] == 2 for r in records)
-    assert all(sum(b["count"] for b in r["histogram"]) == r["instances"] == 64 for r in records)
+    assert all(sum(b["count"] for b in r["histogram"]) == r["instances"] == 128 for r in records)
 
 
 if __name__ == "__main__":

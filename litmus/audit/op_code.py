@@ -1,0 +1,130 @@
+"""Which compiled instructions each op of a litmus test became, read from the line table.
+
+Generated kernels mark each op with a ``# --- P1[0] (line N)`` comment followed by the op's own
+lines; the compiler's ``.loc`` directives (PTX and AMDGCN alike) name the kernel-file line each
+instruction comes from (``inlined_at`` for code inlined from triton's library).  Together they
+give, per op, the *ordering-relevant* instructions it compiled to: global memory accesses and
+atomics with their qualifiers, fences, CTA barriers, cache write-backs and invalidates.
+Register operands, addresses and vector widths are dropped, so two kernels whose harness code
+differs can be compared op by op.
+
+Two things the line table does not pin down are left out of the comparison: AMDGCN's
+``s_waitcnt`` (the compiler places and merges waits by what is outstanding, so where a wait
+lands depends on unrelated code; the rule-based audit checks the waits an op needs), and
+instructions the compiler left without a line (``.loc 1 0 0``): a signature that one kernel
+has for an op and the other has only without a line is not counted as a difference.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from litmus.audit.asm import parse_asm
+
+_MARKER = re.compile(r"^\s*# --- (\w+\[\d+\])")
+_END = re.compile(r"^\s*(# outputs of |# --- |# role |# --- iteration loop)")
+_LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+\d+(.*)$")
+_INLINED = re.compile(r"inlined_at\s+(\d+)\s+(\d+)\s+\d+")
+_FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
+
+_PTX_MEMORY = {"ld", "st", "atom", "red", "fence", "membar", "bar", "barrier", "cp"}
+_PTX_DROP = {"v2", "v4", "v8"}
+_AMD_KEEP = {"sc0", "sc1", "nt", "glc", "slc", "dlc"}
+_AMD_PREFIXES = ("global_", "flat_", "buffer_", "s_barrier")
+
+
+def op_lines(source_text: str) -> dict[int, str]:
+    """Kernel-file line (1-based) -> the op (``"P1[0]"``) whose code it is.
+
+    A comment line holds no code, yet the line table sometimes names the comment that follows
+    a statement (triton attributes an atomic's last instructions to the next line): a comment
+    line right after an op's code, such as the next op's marker, is counted to that op.
+    """
+    out: dict[int, str] = {}
+    current: str | None = None
+    for n, line in enumerate(source_text.splitlines(), start=1):
+        m = _MARKER.match(line)
+        if m:
+            if current is not None:
+                out[n] = current
+            current = m.group(1)
+            continue
+        if current is not None and (_END.match(line) or not line.strip()):
+            out[n] = current
+            current = None
+        if current is not None:
+            out[n] = current
+    return out
+
+
+def _kernel_files(text: str) -> set[str]:
+    """The ``.file`` ids of generated litmus kernel modules in compiled ``text``."""
+    ids = set()
+    for line in text.splitlines():
+        m = _FILE.match(line)
+        if m and "litmus_" in (m.group(3) or m.group(2)):
+            ids.add(m.group(1))
+    return ids or {"1"}
+
+
+UNATTRIBUTED = "(no line)"
+"""The key :func:`op_code` files instructions under when the line table gives them no line."""
+
+
+def signature(kind: str, mnemonic: str, quals: frozenset[str], text: str) -> str | None:
+    """The ordering-relevant form of one instruction, or None when it has no ordering meaning."""
+    if kind == "ptx":
+        if mnemonic not in _PTX_MEMORY:
+            return None
+        if mnemonic in ("ld", "st", "atom", "red") and quals & {"shared", "local", "param", "const"}:
+            return None  # global or generic accesses only: the others are no test events
+        return ".".join([mnemonic, *sorted(quals - _PTX_DROP)])
+    if not mnemonic.startswith(_AMD_PREFIXES):
+        return None
+    base = re.sub(r"dwordx\d", "dword", mnemonic)
+    return " ".join([base, *sorted(quals & _AMD_KEEP)])
+
+
+def op_code(text: str, kind: str, source_text: str) -> dict[str, frozenset[str]]:
+    """For each op of the kernel source ``source_text``, the set of ordering-relevant
+    instruction signatures it compiled to in ``text`` (``kind``: ``ptx`` or ``amdgcn``);
+    instructions with no line are filed under :data:`UNATTRIBUTED`."""
+    lines = op_lines(source_text)
+    files = _kernel_files(text)
+    at: dict[int, int | None] = {}  # compiled-text line -> kernel-file line in force there (0: none)
+    current: int | None = None
+    for n, raw in enumerate(text.splitlines(), start=1):
+        m = _LOC.match(raw)
+        if m:
+            fid, line, rest = m.group(1), int(m.group(2)), m.group(3)
+            inl = _INLINED.findall(rest)
+            if inl:
+                fid, line = inl[-1][0], int(inl[-1][1])
+            current = line if fid in files else None
+        at[n] = current
+    out: dict[str, set[str]] = defaultdict(set)
+    for ins in parse_asm(text, kind):
+        line = at.get(ins.line)
+        op = UNATTRIBUTED if line == 0 else (lines.get(line) if line is not None else None)
+        if op is None:
+            continue
+        sig = signature(kind, ins.mnemonic, ins.quals, ins.text)
+        if sig is not None:
+            out[op].add(sig)
+    return {op: frozenset(s) for op, s in out.items()}
+
+
+def compare_op_code(audited: dict[str, frozenset[str]], run: dict[str, frozenset[str]], kernel: str) -> list[str]:
+    """One line per op whose ordering-relevant instructions differ between the audited kernel
+    and run kernel ``kernel`` (a signature the other kernel has without a line is excused)."""
+    diffs = []
+    a_loose, r_loose = audited.get(UNATTRIBUTED, frozenset()), run.get(UNATTRIBUTED, frozenset())
+    for op in sorted((set(audited) | set(run)) - {UNATTRIBUTED}):
+        a, r = audited.get(op, frozenset()), run.get(op, frozenset())
+        only_in_a, only_in_r = (a - r) - r_loose, (r - a) - a_loose
+        if only_in_a or only_in_r:
+            only_a = ", ".join(sorted(only_in_a)) or "-"
+            only_r = ", ".join(sorted(only_in_r)) or "-"
+            diffs.append(f"{op}: only in the audited kernel: {only_a}; only in the {kernel} kernel: {only_r}")
+    return diffs

@@ -1,0 +1,71 @@
+"""The audited code must be what runs: the kernels the run backends launch, checked against the
+audited kernel.
+
+``litmus audit`` audits each variant's plain kernel (codegen's defaults).  The ``cuda`` backend
+launches other kernels built from the same ops: grid mode with the run harness (pre-stress and a
+start barrier), and parallel mode (every program plays every role).  Each of those is compiled
+for the same target and compared op by op through the line table: it *differs* when some op
+compiled to other ordering-relevant instructions (say ``atom.release.sys`` in one and
+``atom.relaxed.sys`` in the other), or when it misses a requirement the audited kernel meets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from litmus.audit.check import _kind_and_codegen_target, compiled_text, match_text
+from litmus.audit.op_code import compare_op_code, op_code
+from litmus.codegen.compiler import Compiled
+from litmus.codegen.options import RUN_KERNELS, CodegenOptions
+from litmus.errors import LitmusError, UnsupportedError
+from litmus.ir import LitmusTest
+
+
+@dataclass(frozen=True)
+class KernelComparison:
+    """One run kernel against the audited kernel: ``same``, ``differs`` or ``unsupported``."""
+
+    kernel: str  # a name of RUN_KERNELS
+    status: str
+    differences: tuple[str, ...] = field(default=())
+    reason: str = ""
+
+
+def compare_kernels(test: LitmusTest, kind: str, audited: Compiled, run: Compiled, kernel: str) -> KernelComparison:
+    """Compare run kernel ``kernel`` with the audited kernel, both compiled for audit ``kind``.
+
+    They differ when some op compiled to other ordering-relevant instructions
+    (:mod:`litmus.audit.op_code`), or when the run kernel misses a requirement the audited
+    kernel meets.
+    """
+    a_text, r_text = compiled_text(audited, kind), compiled_text(run, kind)
+    diffs = compare_op_code(op_code(a_text, kind, audited.source.text), op_code(r_text, kind, run.source.text),
+                            kernel)
+    had = {f.op for f in match_text(test, kind, a_text)[1]}
+    diffs += [f"{f.op}: the {kernel} kernel misses it (expected {f.expected}); the audited kernel has it"
+              for f in match_text(test, kind, r_text)[1] if f.op not in had]
+    return KernelComparison(kernel, "differs" if diffs else "same", tuple(diffs))
+
+
+def compare_run_kernels(test: LitmusTest, target: str,
+                        kernels: dict[str, CodegenOptions] | None = None) -> list[KernelComparison]:
+    """Compile ``test``'s run kernels (default: every entry of :data:`RUN_KERNELS`) and the
+    audited kernel for ``target`` and compare each run kernel with the audited one."""
+    from litmus.codegen import compile_variant
+
+    kind, codegen_target = _kind_and_codegen_target(target)
+    kernels = kernels or RUN_KERNELS
+    if kind not in ("ptx", "amdgcn"):
+        return [KernelComparison(k, "unsupported", reason=f"run kernels are compared in PTX or AMDGCN, not {kind}")
+                for k in kernels]
+    try:
+        audited = compile_variant(test, codegen_target)
+    except (UnsupportedError, LitmusError) as exc:
+        return [KernelComparison(k, "unsupported", reason=str(exc)) for k in kernels]
+    out = []
+    for name, options in kernels.items():
+        try:
+            out.append(compare_kernels(test, kind, audited, compile_variant(test, codegen_target, options), name))
+        except (UnsupportedError, LitmusError) as exc:
+            out.append(KernelComparison(name, "unsupported", reason=str(exc)))
+    return out

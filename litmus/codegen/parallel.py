@@ -1,0 +1,130 @@
+"""Parallel mode: one kernel whose every program plays every role (cuda-litmus style).
+
+The grid is ``P`` programs (``progs_per_role``), all meant to be resident at once.  Each program
+plays every role of the test, one lane vector per role (``width * BLOCK`` lanes for a role of
+``width`` threads sharing a CTA), and loops over ``n_instances // (P * BLOCK)`` iterations.  In
+iteration ``it``, lane ``j`` of program ``pid`` plays, for role ``r``, instance
+``it * P * BLOCK + q * BLOCK + l`` with the role's row ``(k, kc) = perm[first thread of r]``,
+``c = kc % BLOCK`` and ``o = kc // BLOCK``:
+
+- instance lane ``l = (j * k + c) % BLOCK`` (``k`` odd: a bijection of the lanes);
+- role 0: ``q = pid`` (``o`` unused);
+- role ``r >= 1``: ``q = (pid + 1 + (l + o) % max(P - 1, 1)) % P``: another program than the
+  one where role 0 plays the instance whenever ``P > 1`` (cuda-litmus' ``stripe_workgroup``),
+  and, when the roles' offsets ``o`` differ modulo ``P - 1``, another program than every other
+  role's too.
+
+So for each role the map ``(it, pid, j) -> instance`` is a bijection onto ``[0, n_instances)``;
+``litmus.run.parallel`` builds the rows and mirrors the map in Python.
+
+Op order: a spin must not wait for a write that every program reaches only later, so the ops of
+all roles are emitted in *phases* split just before each spin: phase ``k`` holds each role's ops
+from its ``k``-th spin (inclusive) up to its next spin, role after role (phase 0: every role's
+ops before its first spin).  Within a role the order is grid mode's (``shared_cta_order``, CTA
+barriers aligned).
+"""
+
+from __future__ import annotations
+
+from litmus.codegen.generate import (
+    _heap_lines,
+    _lane_lines,
+    _mask_line,
+    _op_lines,
+    _output_lines,
+    _role_header,
+    _role_order,
+    _thread_contexts,
+    _thread_setup,
+    drop_dead_assignments,
+    drop_overwritten_inits,
+)
+from litmus.codegen.harness import harness_lines
+from litmus.codegen.layout import KERNEL_ARGS, KernelEntry, Layout
+from litmus.codegen.ops import Emitter, ThreadContext
+from litmus.codegen.options import CodegenOptions
+from litmus.ir import LitmusTest, Spin, Thread
+
+Op = tuple[Thread, ThreadContext, int]
+
+_LOOP = "# --- iteration loop"
+
+
+def spin_phases(order: list[Op]) -> list[list[Op]]:
+    """``order`` cut just before each spin: element 0 holds the ops before the first spin,
+    element ``k`` those from the ``k``-th spin up to the next one."""
+    phases: list[list[Op]] = [[]]
+    for op in order:
+        t, _, i = op
+        if isinstance(t.instrs[i], Spin):
+            phases.append([])
+        phases[-1].append(op)
+    return phases
+
+
+def phase_order(orders: list[list[Op]]) -> list[Op]:
+    """The ops of several roles in one program: phase 0 of every role, then phase 1, ..."""
+    cut = [spin_phases(o) for o in orders]
+    return [op for k in range(max(len(c) for c in cut)) for c in cut if k < len(c) for op in c[k]]
+
+
+def _instance_offset_lines(p: str, pi: int, sfx: str, striped: bool) -> list[str]:
+    """``x_<p>``: the instance (within one iteration) each lane of the role plays, from
+    permutation row ``pi``; see the module docstring for the formula."""
+    lines = [f"k_{p} = tl.load(perm + {2 * pi})",
+             f"kc_{p} = tl.load(perm + {2 * pi + 1})",
+             f"l_{p} = (local{sfx} * k_{p} + kc_{p} % BLOCK) % BLOCK"]
+    if striped:
+        lines += [f"q_{p} = (pid + 1 + (l_{p} + kc_{p} // BLOCK) % stripe) % progs_per_role",
+                  f"x_{p} = (q_{p} * BLOCK + l_{p}).to(tl.int64)"]
+    else:
+        lines.append(f"x_{p} = (pid * BLOCK + l_{p}).to(tl.int64)")
+    return lines
+
+
+def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, emitter: Emitter,
+                         options: CodegenOptions) -> str:
+    """The ``litmus_parallel`` kernel (arguments ``KERNEL_ARGS``; ``progs_per_role`` = programs)."""
+    threads = {t.name: t for t in test.threads}
+    roles = [tuple(threads[n] for n in names) for names in entry.roles]
+    pre: list[str] = []
+    if options.harness:
+        pre.append("lane = tl.arange(0, BLOCK)  # the harness's lanes")
+        pre += harness_lines(layout.n_ranks, join=True)
+    pre += _heap_lines(sorted({loc.home for loc in layout.locations} | {t.rank for t in test.threads}))
+    pre += ["per_iter = progs_per_role * BLOCK  # instances per iteration",
+            "stripe = tl.maximum(progs_per_role - 1, 1)"]
+    body: list[str] = []
+    orders: list[list[Op]] = []
+    lone_regs: dict[str, str] = {}
+    all_contexts: list[tuple[Thread, ThreadContext]] = []
+    for g, role in enumerate(roles):
+        sfx = f"_R{g}"
+        pi = layout.threads.index(role[0].name)
+        pre += [f"# role {g}"] + _role_header(role, options) + _lane_lines(len(role), sfx)
+        contexts = _thread_contexts(layout, role, sfx)
+        first = contexts[0][1].ident
+        pre.append(f"# role {g}: instance lane l = (j * k + c) % BLOCK, (k, c + BLOCK * o) = perm[{pi}]; program "
+                   + ("pid" if g == 0 else "(pid + 1 + (l + o) % max(P - 1, 1)) % P"))
+        pre += _instance_offset_lines(first, pi, sfx, striped=g > 0)
+        for slot, (t, ctx) in enumerate(contexts):
+            pre += _mask_line(ctx, slot, sfx)
+            body.append(f"i_{ctx.ident} = x_{first} + it * per_iter  # thread {t.name}")
+            body += _thread_setup(layout, t, ctx)
+        orders.append(_role_order(contexts, options))
+        all_contexts += contexts
+        if len(role) == 1:
+            lone_regs.update({ctx.regs[r]: r for _, ctx in contexts for r in ctx.regs})
+    body += _op_lines(emitter, phase_order(orders))
+    body += _output_lines(layout, all_contexts)
+    body = drop_overwritten_inits(body, lone_regs)
+    lines = drop_dead_assignments(pre + [_LOOP] + body)
+    cut = lines.index(_LOOP)
+    args = ", ".join(a + (": tl.constexpr" if a == "BLOCK" else "") for a in KERNEL_ARGS)
+    out = ["@triton.jit", f"def {entry.name}({args}):",
+           f'    """{test.id}: parallel mode, every program plays every role; roles: {list(entry.roles)}."""',
+           "    pid = tl.program_id(0)"]
+    out += ["    " + line for line in lines[:cut + 1]]
+    out.append("    for it in range(n_instances // per_iter):")
+    out += ["        " + line for line in lines[cut + 1:]]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,152 @@
+"""Mutation score of a hardware run, as MC Mutants (Levine et al., ASPLOS 2023) defines it.
+
+The catalog's variants split in two by the PTX model:
+
+- **conformance tests**: the model forbids the target outcome; seeing it is a ``VIOLATION``;
+- **mutants**: the model allows it (a weaker sem, a narrower scope, a missing fence or barrier).
+  A testing environment is as strong as the share of mutants it *kills* (witnesses).
+
+Score = mutants witnessed / mutants.  Some mutants cannot be shown by the machine that ran
+them: ranks played by CTAs of one GPU share that GPU, so a scope that is too narrow only across
+GPUs (``gpu`` scope between ranks) is as good as ``sys`` there.  A mutant is such a *multi-GPU
+mutant* when the model forbids its target once every rank is placed on one GPU (each (rank, cta)
+its own CTA, every location in that GPU's memory); these are counted apart, never dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping
+
+from litmus.ir import LitmusTest
+
+WITNESSED = ("racy-witnessed", "VIOLATION")
+
+
+def on_one_gpu(test: LitmusTest) -> LitmusTest:
+    """``test`` with every rank placed on GPU 0: each distinct (rank, cta) becomes its own CTA
+    (threads that shared a CTA still do) and every location lives in GPU 0's memory."""
+    ctas: dict[tuple[int, int], int] = {}
+    for t in test.threads:
+        ctas.setdefault((t.rank, t.cta), len(ctas))
+    threads = tuple(replace(t, rank=0, cta=ctas[(t.rank, t.cta)]) for t in test.threads)
+    locations = tuple(replace(loc, home=0) for loc in test.locations)
+    return replace(test, threads=threads, locations=locations)
+
+
+def spans_gpus(test: LitmusTest) -> bool:
+    """Whether ``test`` places threads or locations on more than one rank."""
+    return len({t.rank for t in test.threads} | {loc.home for loc in test.locations}) > 1
+
+
+@dataclass(frozen=True)
+class Unseen:
+    """A mutant the run did not witness, and why."""
+
+    id: str
+    verdict: str  # racy-unseen, inconclusive, or skipped
+    reason: str
+    multi_gpu: bool  # only several GPUs can show it
+
+
+@dataclass
+class MutationScore:
+    """Conformance tests and mutants of one run, with the score and the unseen list."""
+
+    machine_gpus: int  # GPUs the run's ranks were spread over (1: the cuda backend)
+    conformance: int = 0
+    violations: list[str] = field(default_factory=list)
+    mutants: int = 0
+    witnessed: list[str] = field(default_factory=list)
+    multi_gpu_mutants: int = 0
+    unseen: list[Unseen] = field(default_factory=list)
+
+    @property
+    def score(self) -> float | None:
+        """Mutants witnessed / mutants (None without mutants)."""
+        return len(self.witnessed) / self.mutants if self.mutants else None
+
+    @property
+    def showable(self) -> int:
+        """Mutants this machine can show (all of them on several GPUs)."""
+        return self.mutants - (self.multi_gpu_mutants if self.machine_gpus < 2 else 0)
+
+    @property
+    def showable_score(self) -> float | None:
+        """Mutants witnessed / mutants this machine can show."""
+        return len(self.witnessed) / self.showable if self.showable else None
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary."""
+        return {
+            "conformance": self.conformance, "violations": self.violations, "mutants": self.mutants,
+            "witnessed": len(self.witnessed), "score": self.score, "machine_gpus": self.machine_gpus,
+            "multi_gpu_mutants": self.multi_gpu_mutants, "showable": self.showable,
+            "showable_score": self.showable_score,
+            "unseen": [u.__dict__ for u in self.unseen],
+        }
+
+
+def _unseen_reason(record: Mapping[str, Any] | None, multi_gpu: bool, one_gpu_run: bool) -> tuple[str, str]:
+    if record is None:
+        return "skipped", "not in the results (skipped or not run)"
+    verdict = str(record.get("verdict"))
+    if multi_gpu and one_gpu_run:
+        why = ("needs several GPUs: with every rank on one GPU the model forbids the target "
+               "(a scope too narrow only across GPUs)")
+    elif verdict == "inconclusive":
+        why = f"inconclusive: {record.get('completed', '?')} of {record.get('instances', '?')} instances completed"
+    else:
+        bound = record.get("bound_95")
+        n = record.get("completed", record.get("instances"))
+        why = f"not seen in {n:,} completed instances (rate < {bound:.2g} at 95 %)" if bound else "not seen"
+    return verdict, why
+
+
+def mutation_score(tests: Iterable[LitmusTest], records: Iterable[Mapping[str, Any]],
+                   reachable: Mapping[str, bool] | None = None) -> MutationScore:
+    """The mutation score of ``records`` (a run's JSONL records) over ``tests`` (the variants
+    it was asked to run).  ``reachable`` maps a test id to whether the PTX model allows its target
+    (computed with :func:`litmus.model.check` when not given)."""
+    from litmus.model import check
+
+    by_id = {str(r["id"]): r for r in records}
+    gpus = max((int(r.get("world_size") or 1) for r in by_id.values()), default=1)
+    if any(r.get("backend") == "cuda" for r in by_id.values()):
+        gpus = 1
+    score = MutationScore(machine_gpus=gpus)
+    for test in tests:
+        allowed = reachable[test.id] if reachable is not None and test.id in reachable \
+            else check(test, "ptx").target_reachable
+        record = by_id.get(test.id)
+        if not allowed:
+            score.conformance += 1
+            if record is not None and record.get("verdict") == "VIOLATION":
+                score.violations.append(test.id)
+            continue
+        score.mutants += 1
+        multi = spans_gpus(test) and not check(on_one_gpu(test), "ptx").target_reachable
+        score.multi_gpu_mutants += multi
+        if record is not None and record.get("verdict") in WITNESSED:
+            score.witnessed.append(test.id)
+            continue
+        verdict, why = _unseen_reason(record, multi, gpus < 2)
+        score.unseen.append(Unseen(test.id, verdict, why, multi))
+    return score
+
+
+def score_text(score: MutationScore) -> str:
+    """The score in a few lines, then every unseen mutant with its reason."""
+    pct = (lambda x: f"{100 * x:.1f} %" if x is not None else "-")
+    lines = [
+        f"conformance tests: {score.conformance} (target forbidden), violations: {len(score.violations)}",
+        f"mutants: {score.mutants} (target allowed), witnessed: {len(score.witnessed)}, "
+        f"mutation score: {pct(score.score)}",
+    ]
+    if score.machine_gpus < 2:
+        lines.append(f"on one GPU: {score.multi_gpu_mutants} mutant(s) need several GPUs; score over the "
+                     f"{score.showable} it can show: {pct(score.showable_score)}")
+    if score.unseen:
+        lines.append(f"unseen mutants ({len(score.unseen)}):")
+        lines += [f"  {u.id:<48} {u.verdict:<13} {u.reason}" for u in score.unseen]
+    return "\n".join(lines)

@@ -1,0 +1,177 @@
+"""Host side of codegen's parallel mode: instance rows, the Python mirror of the kernel's
+instance map, the barrier choice and the sizing of the grid from occupancy.
+
+Pure Python (torch only in :func:`device_limits`).  The kernel side and the formula are in
+:mod:`litmus.codegen.parallel`; in short, with the role's row ``(k, kc)``, ``c = kc % BLOCK``,
+``o = kc // BLOCK`` and ``P`` programs, lane ``j`` of program ``pid`` in iteration ``it`` plays
+instance ``it*P*BLOCK + q*BLOCK + l`` with ``l = (j*k + c) % BLOCK`` and ``q = pid`` (role 0) or
+``q = (pid + 1 + (l + o) % max(P-1, 1)) % P`` (every other role).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from litmus.codegen.layout import Layout
+from litmus.errors import LitmusError
+
+
+# --------------------------------------------------------------------------- instance map
+
+
+def parallel_roles(layout: Layout) -> tuple[tuple[str, ...], ...]:
+    """The roles of ``layout``'s parallel kernel, in kernel order (role 0 first)."""
+    entry = layout.kernel(None)
+    if not entry.parallel:
+        raise ValueError(f"{layout.test_id}: layout is in {layout.mode} mode, not parallel mode")
+    return entry.roles
+
+
+def parallel_permutations(layout: Layout, programs: int, block: int, seed: int | None) -> list[tuple[int, int]]:
+    """``perm`` rows (one per thread, ``layout.threads`` order) for a parallel launch of
+    ``programs`` programs of ``block`` lanes.
+
+    Each role gets ``(k, c + block*o)``: an odd lane multiplier ``k``, a lane offset ``c`` and,
+    for roles after the first, a program offset ``o`` in ``[0, programs-1)``, distinct between
+    roles whenever ``programs - 1 >= roles - 1`` (then every role of an instance plays it in its
+    own program).  ``seed=None`` gives the unshuffled rows ``(1, block*(r-1))``; threads sharing
+    a CTA get their role's row.
+    """
+    _check_shape(programs, block)
+    roles = parallel_roles(layout)
+    stripe = max(programs - 1, 1)
+    rng = random.Random(seed)
+    if seed is None:
+        offsets = [(r - 1) % stripe for r in range(1, len(roles))]
+    elif stripe >= len(roles) - 1:
+        offsets = rng.sample(range(stripe), len(roles) - 1)
+    else:
+        offsets = [rng.randrange(stripe) for _ in roles[1:]]
+    rows: dict[str, tuple[int, int]] = {}
+    for r, names in enumerate(roles):
+        k = 1 if seed is None else rng.randrange(1, max(block, 2), 2)
+        c = 0 if seed is None else rng.randrange(block)
+        o = offsets[r - 1] if r else 0
+        for name in names:
+            rows[name] = (k, c + block * o)
+    return [rows[name] for name in layout.threads]
+
+
+def parallel_instance(role_row: tuple[int, int], pid: int, j: int, it: int, programs: int, block: int,
+                      striped: bool = True) -> int:
+    """The instance lane ``j`` of program ``pid`` plays in iteration ``it`` for a role with
+    ``perm`` row ``role_row``; ``striped=False`` for role 0 (its own program).  Mirrors the
+    kernel's arithmetic exactly."""
+    k, kc = role_row
+    lane = (j * k + kc % block) % block
+    prog = (pid + 1 + (lane + kc // block) % max(programs - 1, 1)) % programs if striped else pid
+    return it * programs * block + prog * block + lane
+
+
+def instance_table(layout: Layout, perms: list[tuple[int, int]], programs: int, block: int,
+                   iterations: int) -> list[dict[tuple[int, int, int], int]]:
+    """Per role (kernel order): ``(it, pid, j) -> instance`` for every lane of the launch."""
+    table = []
+    for r, names in enumerate(parallel_roles(layout)):
+        row = perms[layout.threads.index(names[0])]
+        table.append({(it, pid, j): parallel_instance(row, pid, j, it, programs, block, striped=r > 0)
+                      for it in range(iterations) for pid in range(programs) for j in range(block)})
+    return table
+
+
+def _check_shape(programs: int, block: int) -> None:
+    if programs < 1:
+        raise ValueError(f"parallel mode: {programs} programs; use at least 1")
+    if block < 1 or block & (block - 1):
+        raise ValueError(f"parallel mode: BLOCK={block}; use a power of two")
+
+
+# --------------------------------------------------------------------------- barrier choice
+
+
+def join_words(programs: int, barrier_pct: int, seed: int) -> dict[int, int]:
+    """Control-block words (index -> value, :mod:`litmus.codegen.harness`) choosing which
+    programs join the start barrier: ``round(programs * barrier_pct / 100)`` of them, seeded,
+    all in one group (``GROUP = TOTAL = count``; they are all resident)."""
+    from litmus.codegen import harness as h
+
+    count = min(programs, max(0, round(programs * barrier_pct / 100)))
+    rng = random.Random(seed)
+    mul = rng.choice([m for m in range(1, programs) if math.gcd(m, programs) == 1]) if programs > 2 else 1
+    return {h.JOIN_MUL: mul, h.JOIN_ADD: rng.randrange(programs), h.JOIN_COUNT: count,
+            h.GROUP: count, h.TOTAL: count}
+
+
+def barrier_programs(words: dict[int, int], programs: int) -> list[int]:
+    """The program ids that join the barrier under ``words`` (the kernel's test, in Python)."""
+    from litmus.codegen import harness as h
+
+    return [p for p in range(programs)
+            if (p * words[h.JOIN_MUL] + words[h.JOIN_ADD]) % programs < words[h.JOIN_COUNT]]
+
+
+# --------------------------------------------------------------------------- sizing
+
+
+@dataclass(frozen=True)
+class DeviceLimits:
+    """What bounds resident CTAs per SM.  Defaults: an H200 (sm_90)."""
+
+    sm_count: int = 132
+    threads_per_sm: int = 2048
+    regs_per_sm: int = 65536
+    blocks_per_sm: int = 32
+    shared_per_sm: int = 233472  # bytes (228 KiB)
+    shared_reserved: int = 1024  # bytes the runtime reserves per CTA (sm_80 and later)
+    reg_unit: int = 256  # registers are allocated per warp in units of this many
+    warp_size: int = 32
+
+
+def device_limits(device: Any) -> DeviceLimits:
+    """The limits of a torch CUDA device (fields torch does not report keep the H200 values)."""
+    import torch
+
+    props = torch.cuda.get_device_properties(device)
+    base = DeviceLimits()
+    return DeviceLimits(
+        sm_count=props.multi_processor_count,
+        threads_per_sm=getattr(props, "max_threads_per_multi_processor", base.threads_per_sm),
+        regs_per_sm=getattr(props, "regs_per_multiprocessor", base.regs_per_sm),
+        shared_per_sm=getattr(props, "shared_memory_per_multiprocessor", base.shared_per_sm),
+        warp_size=getattr(props, "warp_size", base.warp_size),
+    )
+
+
+def resident_per_sm(limits: DeviceLimits, n_regs: int, num_warps: int, shared: int) -> int:
+    """CTAs of a kernel (``n_regs`` registers per thread, ``num_warps`` warps, ``shared`` bytes
+    of shared memory) that fit on one SM at once: the least of the thread, register, shared
+    memory and CTA-count limits (at least 1)."""
+    by_threads = limits.threads_per_sm // (num_warps * limits.warp_size)
+    regs_per_warp = -(-max(n_regs, 1) * limits.warp_size // limits.reg_unit) * limits.reg_unit
+    by_regs = (limits.regs_per_sm // regs_per_warp) // num_warps
+    by_shared = limits.shared_per_sm // (shared + limits.shared_reserved)
+    return max(1, min(by_threads, by_regs, by_shared, limits.blocks_per_sm))
+
+
+def parallel_programs(limits: DeviceLimits, n_regs: int, num_warps: int, shared: int,
+                      stress_programs: int = 0, cap: int = 0) -> int:
+    """Programs of a parallel launch: every SM's resident CTAs, less the concurrent
+    memory-stress kernel's ``stress_programs`` (counted one test CTA each), at most ``cap``
+    when ``cap > 0``; at least 1."""
+    total = limits.sm_count * resident_per_sm(limits, n_regs, num_warps, shared) - max(0, stress_programs)
+    if cap > 0:
+        total = min(total, cap)
+    return max(1, total)
+
+
+def parallel_instances(requested: int, programs: int, block: int, most: int) -> tuple[int, int]:
+    """``(n_instances, iterations)`` for a round: ``requested`` rounded up to a multiple of
+    ``programs * block`` (at most ``most`` instances, at least one iteration)."""
+    if requested < 1:
+        raise LitmusError(f"--instances {requested}: run at least one instance per round")
+    per_iter = programs * block
+    iterations = max(1, min(-(-requested // per_iter), most // per_iter))
+    return iterations * per_iter, iterations

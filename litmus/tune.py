@@ -1,0 +1,143 @@
+"""``litmus tune``: random search over the testing environment (the stress parameters) for the
+settings under which a backend shows the most weak behaviour, in the manner of MC Mutants'
+per-test tuning.
+
+Each trial draws a :class:`~litmus.run.config.Stress` from :data:`SPACE` with a seeded PRNG,
+runs every chosen variant for a fixed time budget through :func:`litmus.session.run_variant`,
+and scores it by the target outcomes seen per second (the target of a mutant is its weak
+outcome).  The best environment is written as a stress JSON file that ``litmus run --stress
+FILE`` takes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from litmus.errors import LitmusError
+from litmus.ir import LitmusTest
+from litmus.run.backend import Backend
+from litmus.run.config import PATTERNS, PRESETS, Stress, load_stress, validate_stress
+from litmus.session import run_config, run_variant
+
+SPACE: dict[str, tuple[Any, ...]] = {
+    "shuffle": (True, False),
+    "barrier": (True, False),
+    "kernel_barrier": (False, True),
+    "stride": (1, 2, 4, 8, 16, 32),
+    "mem_stress": (False, True),
+    "stress_programs": (16, 32, 64, 128, 256),
+    "stress_pattern": PATTERNS,
+    "stress_iterations": (16, 64, 256, 1024),
+    "pre_stress": (0, 0, 4, 16, 64),
+    "scratch_words": (1024, 4096, 16384, 65536),
+    "launch": ("grid", "parallel"),
+    "barrier_pct": (0, 25, 50, 100),
+    "parallel_programs": (0, 0, 128, 256, 512),
+}
+"""Every tunable stress parameter and the values a trial draws from (uniformly; a value listed
+twice is drawn twice as often).  Parameters the installed :class:`Stress` does not have are
+skipped, so the table can lead the dataclass."""
+
+
+def draw(rng: random.Random, base: Stress = PRESETS["default"], name: str = "tuned") -> Stress:
+    """One environment: every parameter of :data:`SPACE` drawn from ``rng``, the rest from ``base``."""
+    known = {f.name for f in fields(Stress)}
+    values = {k: rng.choice(v) for k, v in SPACE.items() if k in known}
+    stress = replace(base, name=name, **values)
+    validate_stress(stress)
+    return stress
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One environment and what it showed: target outcomes per second over the variants."""
+
+    index: int
+    stress: Stress
+    seen: int  # target outcomes over all variants
+    instances: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        """Target outcomes per second of run time."""
+        return self.seen / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def per_instance(self) -> float:
+        """Target outcomes per instance."""
+        return self.seen / self.instances if self.instances else 0.0
+
+
+def score(trial: Trial) -> tuple[float, float]:
+    """How trials are ranked: target outcomes per second, then per instance."""
+    return (trial.rate, trial.per_instance)
+
+
+TrialHook = Callable[[Trial], None]
+
+
+def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds: float, seed: int = 0,
+         instances: int | None = None, baseline: Stress | None = PRESETS["default"],
+         on_trial: TrialHook | None = None) -> list[Trial]:
+    """Run ``trials`` random environments (plus ``baseline`` first, when given) on ``tests``,
+    each variant for ``seconds``; return the trials, best first (see :func:`score`)."""
+    if not tests:
+        raise LitmusError("litmus tune: no variant to tune; name patterns whose target the model allows")
+    rng = random.Random(seed)
+    envs = ([baseline] if baseline is not None else []) + [draw(rng, name=f"trial{k}") for k in range(trials)]
+    done: list[Trial] = []
+    for k, env in enumerate(envs):
+        config = run_config(backend, time_budget=seconds, instances=instances, seed=seed + k, stress=env)
+        seen = total = 0
+        spent = 0.0
+        for test in tests:
+            ran = run_variant(test, backend, config)
+            seen += ran.verdict.target_count
+            total += ran.verdict.instances
+            spent += ran.seconds
+        trial = Trial(k, env, seen, total, spent)
+        done.append(trial)
+        if on_trial is not None:
+            on_trial(trial)
+    return sorted(done, key=score, reverse=True)
+
+
+def stress_json(stress: Stress) -> dict[str, Any]:
+    """The stress file contents for ``stress``: every parameter but its name (the file's stem
+    becomes the name when ``litmus run --stress FILE`` loads it)."""
+    data = stress.as_dict()
+    data.pop("name")
+    return data
+
+
+def write_stress(path: Path, stress: Stress) -> Stress:
+    """Write ``stress`` as a stress JSON file and return it as ``load_stress`` reads it back."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(stress_json(stress), indent=2, sort_keys=True) + "\n")
+    return load_stress(str(path))
+
+
+def trials_text(ranked: Sequence[Trial], top: int = 10) -> str:
+    """A table of the best ``top`` trials: rate, per instance, and what each changed."""
+    base = PRESETS["default"].as_dict()
+    lines = [f"{'trial':<8} {'target/s':>10} {'per instance':>13} {'seen':>10} {'instances':>14}  settings"]
+    for t in ranked[:top]:
+        diff = {k: v for k, v in t.stress.as_dict().items() if k != "name" and base.get(k) != v}
+        text = ", ".join(f"{k}={v}" for k, v in sorted(diff.items())) or "(default)"
+        per = f"{t.per_instance:.2e}" if t.instances else "-"
+        lines.append(f"{t.stress.name:<8} {t.rate:>10.4g} {per:>13} {t.seen:>10,} {t.instances:>14,}  {text}")
+    return "\n".join(lines)
+
+
+def trial_record(trial: Trial) -> dict[str, Any]:
+    """A JSON-ready record of one trial (for the tuning log)."""
+    return {"trial": trial.stress.name, "rate": trial.rate, "per_instance": trial.per_instance,
+            "seen": trial.seen, "instances": trial.instances, "seconds": round(trial.seconds, 4),
+            "stress": stress_json(trial.stress),
+            "log10_rate": math.log10(trial.rate) if trial.rate > 0 else None}

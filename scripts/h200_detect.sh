@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Issue 13 on one H200 (detection power), in device calls of under 10 minutes each.
+#   smoke:   versions; the gpu-marked tests and the parallel-mode tests; a parallel-launch run of
+#            spinning and non-spinning patterns (no VIOLATION, spins complete); the weak-outcome
+#            benchmark, litmus side by side with the cuda-litmus-style reference kernel
+#   tune:    litmus tune on relaxed MP / SB / LB -> docs/results/h200-tuned.json (+ its trial log)
+#   catalog: the whole catalog with STRESS (default: the tuned file), BUDGET s per variant,
+#            appended to docs/results/h200-detect.jsonl (--resume: call again to finish)
+# Usage (repo root, on the GPU machine): bash scripts/h200_detect.sh smoke|tune|catalog [OUT]
+set -u
+what=${1:?smoke, tune or catalog}
+OUT=${2:-${OUT:-/tmp/litmus-out}}
+mkdir -p "$OUT"
+source scripts/h200_env.sh
+export LITMUS_CACHE=${LITMUS_CACHE:-/tmp/litmus-cache}
+LOG=$OUT/$what.log
+step() { echo "=== $(date -u +%T) $*" | tee -a "$LOG"; }
+step "versions"
+python3 -c "import sys, torch, triton; print('python', sys.version.split()[0], 'torch', torch.__version__, 'triton', triton.__version__, 'device', torch.cuda.get_device_name(0))" 2>&1 | tee -a "$LOG"
+case "$what" in
+  smoke)
+    step "tests: gpu-marked + parallel mode"
+    timeout 200 python3 -m pytest -q -x -p no:cacheprovider -m gpu tests/run tests/codegen 2>&1 | tail -n 6 | tee -a "$LOG"
+    timeout 200 python3 -m pytest -q -x -p no:cacheprovider -n 8 tests/codegen/test_parallel.py tests/run/test_parallel.py \
+        tests/audit/test_run_kernels.py 2>&1 | tail -n 4 | tee -a "$LOG"
+    step "parallel launch: litmus run (spinning and plain patterns) --stress parallel -t 0.5"
+    timeout 200 python3 -m litmus run MP SB LB WRC IRIW SYMM-barrier SYMM-barrier-p1 MP-iris --backend cuda \
+        --stress parallel --time-budget 0.5 --seed 1 --out "$OUT/smoke-parallel.jsonl" >"$OUT/smoke-table.txt" 2>>"$LOG"
+    echo "run exit $?" | tee -a "$LOG"
+    tail -n 2 "$OUT/smoke-table.txt" | tee -a "$LOG"
+    step "bench_weak: litmus (default, heavy, parallel, parallel-heavy) vs the reference, 3 s each"
+    timeout 240 python3 benchmarks/bench_weak.py --backend cuda --seconds 3 \
+        --stress default heavy parallel parallel-heavy --json "$OUT/bench-weak.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+    ;;
+  tune)
+    step "litmus tune MP SB LB (relaxed cross-CTA/GPU variants): ${TRIALS:-16} trials, ${TBUDGET:-0.3} s each"
+    timeout 480 python3 -m litmus tune 'MP[relaxed-xgpu-sys]' 'SB[relaxed-sys]' 'LB[relaxed-sys]' --backend cuda \
+        --trials "${TRIALS:-16}" --time-budget "${TBUDGET:-0.3}" --seed 13 \
+        --out docs/results/h200-tuned.json --log "$OUT/h200-tune-trials.jsonl" 2>>"$LOG" | tee -a "$LOG"
+    cp docs/results/h200-tuned.json "$OUT/" 2>/dev/null
+    ;;
+  catalog)
+    STRESS=${STRESS:-docs/results/h200-tuned.json}
+    JSONL=docs/results/h200-detect.jsonl
+    step "catalog: litmus run catalog/ --backend cuda --stress $STRESS --time-budget ${BUDGET:-1} --seed 1 --resume"
+    timeout "${RUN_TIMEOUT:-520}" python3 -m litmus run catalog/ --backend cuda --stress "$STRESS" \
+        --time-budget "${BUDGET:-1}" --seed 1 --out "$JSONL" --resume >"$OUT/catalog-table.txt" 2>>"$LOG"
+    echo "run exit $?" | tee -a "$LOG"
+    tail -n 1 "$OUT/catalog-table.txt" | tee -a "$LOG"
+    cp "$JSONL" "$OUT/"
+    python3 -m litmus report "$JSONL" --mutation 2>&1 | head -n 4 | tee -a "$LOG"
+    ;;
+esac
+step "done"

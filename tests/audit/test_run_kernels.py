@@ -1,0 +1,53 @@
+"""The kernels the backends run are checked against the audited kernel, op by op."""
+
+from __future__ import annotations
+
+import pytest
+
+from litmus.audit.batch import audit_cell
+from litmus.audit.run_kernels import compare_kernels, compare_run_kernels
+from litmus.codegen import compile_variant
+from litmus.codegen.options import RUN_KERNELS
+from litmus.spec import find_pattern
+
+
+def _mp(variant: str):
+    [test] = find_pattern(f"MP[{variant}]")
+    return test
+
+
+@pytest.mark.parametrize("target", ["cuda:90", "hip:gfx942"])
+def test_the_run_kernels_compile_every_op_as_the_audited_kernel_does(target: str) -> None:
+    comparisons = compare_run_kernels(_mp("relcas-xgpu-sys"), target)
+    assert [c.kernel for c in comparisons] == list(RUN_KERNELS)
+    assert [c.status for c in comparisons] == ["same"] * len(RUN_KERNELS), comparisons
+
+
+def test_a_weakened_release_in_the_run_kernel_is_a_difference() -> None:
+    from dataclasses import replace
+
+    from litmus.codegen.compiler import CompiledKernel
+
+    test = _mp("relcas-xgpu-sys")
+    audited = compile_variant(test, "cuda:90")
+    run = compile_variant(test, "cuda:90", RUN_KERNELS["parallel"])
+    weak = replace(run, kernels=tuple(
+        CompiledKernel(k.name, {**k.asm, "ptx": k.asm["ptx"].replace("release.sys.cas", "relaxed.sys.cas")})
+        for k in run.kernels))
+    got = compare_kernels(test, "ptx", audited, weak, "parallel")
+    assert got.status == "differs"
+    assert any(d.startswith("P0[1]: only in the audited kernel: atom.b32.cas.global.release.sys; "
+                            "only in the parallel kernel: atom.b32.cas.global.relaxed.sys") for d in got.differences), got
+    assert any("rmw cas release sys" in d and "the parallel kernel misses it" in d for d in got.differences), got
+    assert compare_kernels(test, "ptx", audited, run, "parallel").status == "same"
+
+
+def test_a_difference_makes_the_audit_cell_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    import litmus.audit.batch as batch
+    from litmus.audit.run_kernels import KernelComparison
+
+    monkeypatch.setattr(batch, "compare_run_kernels",
+                        lambda test, target: [KernelComparison("parallel", "differs", ("op: a vs b",))])
+    cell = audit_cell(_mp("relacq-xgpu-sys"), "cuda:90")
+    assert cell.result.status == "pass" and cell.status == "differs"
+    assert audit_cell(_mp("relacq-xgpu-sys"), "cuda:90", run_kernels=False).status == "pass"

@@ -1,0 +1,100 @@
+"""Shared by test_parallel.py and parallel_runner.py: the parallel-mode cases, a coverage
+transform, and an exact simulation of what the Triton interpreter does with a parallel kernel.
+
+Under ``TRITON_INTERPRET=1`` the programs of one launch run one after another, and inside a
+program each emitted op runs over all lanes before the next.  Instances never share words, so
+instance ``x`` sees its roles' ops in the order (program that plays the role, position of the op
+in the program), and a spin that is not satisfied when it runs never will be (nothing else runs
+meanwhile): it times out.  :func:`simulate` replays that order per instance.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from litmus.ir import Barrier, Const, Fence, LitmusTest, Load, Location, Reg, Rmw, Spin, Store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# name, catalog test id, programs G, BLOCK, iterations
+CASES: list[dict] = [
+    {"name": f"{tid}-G{g}", "id": tid, "programs": g, "block": 4, "iterations": 2, "seed": 7 + g}
+    for tid in ("MP[relaxed-xcta-sys]", "SB[relaxed-sys]", "WRC[relacq-sys]", "IRIW[relaxed-sys]",
+                "MP[relacq-samecta-sys]", "SYMM-barrier-p1[p1-acqrel-sys]", "SYMM-barrier[acqrel-sys-tworounds]",
+                "XLA-block-barrier[relacq-sys]")
+    for g in (1, 4)
+] + [
+    # a program count that is no power of two (real grids are SMs x CTAs per SM), and the harness
+    {"name": "WRC-G3", "id": "WRC[relacq-sys]", "programs": 3, "block": 8, "iterations": 1, "seed": 3},
+    {"name": "MP-harness", "id": "MP[relaxed-xcta-sys]", "programs": 4, "block": 4, "iterations": 2, "seed": 1,
+     "harness": True},
+]
+SPIN_BOUND = 2
+
+
+def load_case_test(test_id: str) -> LitmusTest:
+    """The catalog test ``test_id``."""
+    from litmus.spec import find_pattern
+
+    name = test_id.split("[", 1)[0]
+    return next(t for t in find_pattern(name, [ROOT / "catalog"]) if t.id == test_id)
+
+
+def with_coverage(test: LitmusTest) -> LitmusTest:
+    """``test`` with one more location per thread, ``cov_<thread>``, that the thread increments
+    as its last op: afterwards every instance's counters are 1 iff every thread played every
+    instance exactly once."""
+    locs = tuple(Location(f"cov_{t.name}", 0, t.rank) for t in test.threads)
+    threads = tuple(replace(t, instrs=t.instrs + (Rmw("add", None, f"cov_{t.name}", Const(1)),))
+                    for t in test.threads)
+    return replace(test, locations=test.locations + locs, threads=threads)
+
+
+def emitted_order(source_text: str) -> list[tuple[str, int]]:
+    """``(thread, op index)`` in the order the generated kernel runs them (its ``# --- P0[i]`` lines)."""
+    return [(m.group(1), int(m.group(2))) for m in re.finditer(r"# --- (\w+)\[(\d+)\]", source_text)]
+
+
+def _rmw(op: str, old: int, value: int) -> int:
+    return {"add": old + value, "exch": value, "and": old & value, "or": old | value, "xor": old ^ value,
+            "min": min(old, value), "max": max(old, value)}[op]
+
+
+def simulate(test: LitmusTest, order: list[tuple[str, int]], program_of: dict[str, int]) -> tuple[dict, dict, set]:
+    """Registers, final memory and timed-out ``(thread, op index)`` of one instance whose
+    thread ``t`` runs in program ``program_of[t]``, ops in the kernel's emitted ``order``."""
+    pos = {op: n for n, op in enumerate(order)}
+    events = sorted(pos, key=lambda op: (program_of[op[0]], pos[op]))
+    mem = {loc.name: loc.init for loc in test.locations}
+    regs = {t.name: dict(t.reg_init) for t in test.threads}
+    timeouts = set()
+    for name, i in events:
+        ins = test.thread(name).instrs[i]
+        r = regs[name]
+        val = (lambda o: o.value if isinstance(o, Const) else r.get(o.name, 0))
+        if isinstance(ins, Load):
+            r[ins.reg] = mem[ins.loc]
+        elif isinstance(ins, Store):
+            mem[ins.loc] = val(ins.value)
+        elif isinstance(ins, Rmw):
+            old = mem[ins.loc]
+            if ins.op == "cas":
+                if old == val(ins.expected):
+                    mem[ins.loc] = val(ins.value)
+            else:
+                mem[ins.loc] = _rmw(ins.op, old, val(ins.value))
+            if ins.reg is not None:
+                r[ins.reg] = old
+        elif isinstance(ins, Spin):
+            old = mem[ins.loc]
+            if old == ins.until and ins.read.kind == "cas":
+                mem[ins.loc] = ins.read.reset
+            if old != ins.until:
+                timeouts.add((name, i))
+            if ins.reg is not None:
+                r[ins.reg] = old
+        elif not isinstance(ins, (Fence, Barrier)):
+            raise TypeError(ins)
+    return regs, mem, timeouts

@@ -1,0 +1,73 @@
+"""litmus tune: seeded draws, the best trial wins, and the stress file round trip."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from litmus.ir import LitmusTest
+from litmus.run.backend import Round
+from litmus.run.config import PRESETS, RunConfig, Stress, load_stress, validate_stress
+from litmus.tune import SPACE, draw, stress_json, tune, write_stress
+from tests.test_session import SB
+
+
+class StrideLover:
+    """Shows the SB target outcome once per round for each unit of stride: stride 32 wins."""
+
+    name = "scripted"
+
+    def describe(self) -> dict[str, Any]:
+        return {"backend": self.name, "default_instances": 100}
+
+    def skip_reason(self, test: LitmusTest) -> str | None:
+        return None
+
+    def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
+        weak = config.stress.stride
+        state = {"P0:r0": 0, "P1:r1": 0, "x": 1, "y": 1}
+        return Round(rows=[(state, False, weak), ({**state, "P0:r0": 1}, False, 100 - weak)],
+                     instances=100, seconds=0.0)
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_trial_with_most_target_outcomes_per_second_ranks_first(tmp_path: Path) -> None:
+    seen: list[int] = []
+    ranked = tune([SB], StrideLover(), trials=12, seconds=0.002, seed=5, on_trial=lambda t: seen.append(t.index))
+    assert sorted(seen) == list(range(13)) and ranked[-1].rate <= ranked[0].rate
+    best_stride = max(t.stress.stride for t in ranked)
+    assert ranked[0].stress.stride == best_stride
+    assert ranked[0].per_instance == best_stride / 100
+
+
+def test_the_same_seed_draws_the_same_environments() -> None:
+    assert draw(random.Random(3)) == draw(random.Random(3))
+    assert len({draw(random.Random(k)) for k in range(10)}) > 1  # and other seeds draw others
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2**32))
+def test_every_draw_is_a_valid_environment_that_survives_the_file_round_trip(seed: int) -> None:
+    import tempfile
+
+    stress = draw(random.Random(seed))
+    validate_stress(stress)
+    known = {f.name for f in fields(Stress)}
+    assert all(getattr(stress, k) in v for k, v in SPACE.items() if k in known)
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "best.json"
+        loaded = write_stress(path, stress)
+        assert stress_json(loaded) == stress_json(stress) and loaded.name == "best"
+        assert load_stress(str(path)) == loaded
+
+
+def test_the_default_preset_is_the_baseline_trial() -> None:
+    ranked = tune([SB], StrideLover(), trials=1, seconds=0.001, seed=0)
+    assert any(t.index == 0 and t.stress == PRESETS["default"] for t in ranked)

@@ -62,10 +62,11 @@ import os
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Iterator
+from typing import Any
+
+from litmus.codegen.loader import interpret_env
 
 TESTS: tuple[str, ...] = ("MP", "SB", "LB")
 """Tests the reference kernel plays (``TEST`` constexpr = index in this tuple)."""
@@ -154,24 +155,6 @@ def weak_kernel(loc, ra, rb, wg_perm, mark, G, L, ITERS, lane_mult, loc_mult,
 '''
 
 _MODULES: dict[bool, ModuleType] = {}
-
-
-@contextmanager
-def interpret_env(interpret: bool) -> Iterator[None]:
-    """Set ``TRITON_INTERPRET`` to ``1``/``0`` for the block, then restore it.
-
-    ``triton.jit`` reads it when it decorates, and the interpreter's launch path reads it again
-    (triton's lazily imported modules check it), so both happen inside this block.
-    """
-    old = os.environ.get("TRITON_INTERPRET")
-    os.environ["TRITON_INTERPRET"] = "1" if interpret else "0"
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("TRITON_INTERPRET", None)
-        else:
-            os.environ["TRITON_INTERPRET"] = old
 
 
 def kernel_module(interpret: bool) -> ModuleType:

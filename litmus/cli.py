@@ -51,6 +51,8 @@ def main() -> None:
       litmus model     which outcomes the PTX (and SC) memory model allows
       litmus audit     whether the compiled PTX / AMDGCN carries the ordering asked for
       litmus run       what the hardware (or the CPU interpreter) actually did
+      litmus tune      which stress settings make weak behaviour show most
+      litmus report    a results file: verdicts, and the mutation score (--mutation)
 
     \b
     Start with:

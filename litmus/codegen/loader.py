@@ -39,8 +39,12 @@ def kernel_path(source: KernelSource) -> Path:
 
 
 @contextmanager
-def _interpret_env(interpret: bool | None) -> Iterator[None]:
-    # triton reads TRITON_INTERPRET when @triton.jit decorates (at import of the module).
+def interpret_env(interpret: bool | None) -> Iterator[None]:
+    """Set ``TRITON_INTERPRET`` to ``1``/``0`` for the block (``None``: leave it), then restore it.
+
+    triton reads it when ``@triton.jit`` decorates (at import of a module), and the
+    interpreter's launch path reads it again, so both belong inside the block.
+    """
     if interpret is None:
         yield
         return
@@ -80,7 +84,7 @@ def load_module(path: Path, text: str, interpret: bool | None = None) -> ModuleT
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    with _interpret_env(interpret):
+    with interpret_env(interpret):
         spec.loader.exec_module(module)
     sys.modules[name] = module
     return module

@@ -82,21 +82,11 @@ PRESETS: dict[str, Stress] = {
         kernel_barrier=True,
         stride=32,
     ),
-    # cuda-litmus-style parallel testing (issue 13): resident programs only, every program plays
-    # every role with partners striped over other programs, iterations inside one launch.
-    "parallel": Stress(name="parallel", launch="parallel", shuffle=True, barrier=True, stride=1),
-    "parallel-heavy": Stress(
-        name="parallel-heavy",
-        launch="parallel",
-        mem_stress=True,
-        stress_programs=64,
-        stress_pattern="store-load",
-        stress_iterations=64,
-        shuffle=True,
-        barrier=True,
-        stride=1,
-    ),
 }
+# cuda-litmus-style parallel testing: resident programs only, every program plays every role with
+# partners striped over other programs, iterations inside one launch (docs/detection.md).
+PRESETS["parallel"] = replace(PRESETS["default"], name="parallel", launch="parallel")
+PRESETS["parallel-heavy"] = replace(PRESETS["heavy"], name="parallel-heavy", launch="parallel")
 
 PATTERNS = ("store-store", "store-load", "load-store", "load-load")
 LAUNCHES = ("grid", "parallel")

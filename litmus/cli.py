@@ -291,6 +291,10 @@ def _default_out(backend: str) -> str:
               help="Instances per round. Default: 65536 on cpu/ranks-on-cpu, 4Mi on cuda.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of every PRNG (instance shuffling, stress): a run is reproducible from it.")
+@click.option("--until-bound", "stop_bound", type=click.FloatRange(min=0.0, min_open=True), default=None,
+              help="Stop each variant as soon as its evidence is in: the target outcome was seen, or the "
+                   "95 % bound 3/N over N completed instances is at most this (e.g. 1e-9). --time-budget or "
+                   "--iterations still cap it.")
 @click.option("--stress", default="default", show_default=True,
               help=f"Stress preset ({', '.join(PRESETS)}) or a JSON file of Stress parameters (as 'litmus tune' "
                    "writes); see docs/performance.md for what each shows on an H200.")
@@ -304,8 +308,8 @@ def _default_out(backend: str) -> str:
               help="ranks backend: world ranks playing the test's ranks 0,1,..., e.g. --ranks 0,1")
 @_friendly
 def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int | None,
-        time_budget: float | None, instances: int | None, seed: int, stress: str, out: str | None,
-        resume: bool, world_size: int | None, ranks_text: str | None) -> None:
+        time_budget: float | None, instances: int | None, seed: int, stop_bound: float | None, stress: str,
+        out: str | None, resume: bool, world_size: int | None, ranks_text: str | None) -> None:
     """Run variants on hardware (or the CPU interpreter) and classify every outcome.
 
     Each variant runs round after round (--iterations or --time-budget); each round runs many
@@ -323,6 +327,7 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
       litmus run MP --iterations 2
       litmus run catalog/ --backend cuda --time-budget 5 --stress heavy --out h200.jsonl
       litmus run catalog/ --out h200.jsonl --resume
+      litmus run catalog/ --backend cuda --stress parallel --time-budget 2 --until-bound 1e-9
       litmus run SYMM-barrier-p1 --backend ranks --world-size 2
     """
     from pathlib import Path
@@ -346,7 +351,7 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
     try:
         desc = backend_obj.describe()
         config = run_config(backend_obj, iterations=iterations, time_budget=time_budget,
-                            instances=instances, seed=seed, stress=stress_cfg)
+                            instances=instances, seed=seed, stress=stress_cfg, stop_bound=stop_bound)
         out_path = Path(out or _default_out(backend_obj.name))
         console.print(f"[bold]backend[/bold] {backend_obj.name} on {desc.get('device', '?')}")
         if desc.get("note"):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from litmus.classify import Verdict, classify, in_target
+from litmus.classify import Verdict, classify, enough_evidence, in_target
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.model import ModelResult, check
@@ -65,10 +65,12 @@ def run_config(
     seed: int = 0,
     stress: str | Stress = "default",
     default_iterations: int = DEFAULT_ITERATIONS,
+    stop_bound: float | None = None,
 ) -> RunConfig:
     """The run configuration for ``backend``: a time budget overrides iterations (else
     ``iterations`` or ``default_iterations`` rounds); instances default to the backend's own;
-    ``stress`` is a preset name, a JSON file or a :class:`Stress`."""
+    ``stress`` is a preset name, a JSON file or a :class:`Stress`; ``stop_bound`` ends a variant
+    early once its evidence is in (see :func:`run_variant`)."""
     if instances is None:
         instances = int(backend.describe().get("default_instances", 1 << 16))
     return RunConfig(
@@ -77,6 +79,7 @@ def run_config(
         instances=int(instances),
         seed=seed,
         stress=stress if isinstance(stress, Stress) else load_stress(stress),
+        stop_bound=stop_bound,
     )
 
 
@@ -90,8 +93,11 @@ def run_variant(
 ) -> VariantRun:
     """Run one variant until its iterations or time budget are spent, and classify it.
 
-    ``ptx`` and ``sc`` are the model results of ``test`` when the caller has them already;
-    they are computed otherwise, and returned either way.
+    With ``config.stop_bound``, the variant also stops as soon as the evidence is in: its target
+    outcome was seen (a witness, or a violation), or the 95 % bound 3/N over the N completed
+    instances is at most ``stop_bound`` (with enough of them completed for a verdict of
+    absence).  ``ptx`` and ``sc`` are the model results of ``test`` when the caller has them
+    already; they are computed otherwise, and returned either way.
     """
     ptx = ptx if ptx is not None else check(test, "ptx")
     sc = sc if sc is not None else check(test, "sc")
@@ -100,6 +106,7 @@ def run_variant(
     first: float | None = None
     rounds = 0
     warm = start
+    total = completed = 0
     while True:
         r = backend.run_round(test, config, rounds)
         rounds += 1
@@ -110,6 +117,8 @@ def run_variant(
             )
         rows.extend(r.rows)
         rows = merge_rows(rows)
+        total += r.instances
+        completed += sum(n for _, timed_out, n in r.rows if not timed_out)
         now = time.perf_counter()
         elapsed = now - start
         if rounds == 1:
@@ -120,6 +129,10 @@ def run_variant(
             frac = (now - warm) / config.time_budget if rounds > 1 else 0.0
         else:
             frac = rounds / max(1, config.iterations or 1)
+        if config.stop_bound is not None and (
+                first is not None
+                or (enough_evidence(total, completed) and 3.0 / completed <= config.stop_bound)):
+            frac = 1.0  # the evidence is in
         if on_progress:
             on_progress(test, min(1.0, frac))
         if frac >= 1.0:

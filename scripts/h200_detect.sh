@@ -4,19 +4,22 @@
 #            spinning and non-spinning patterns (no VIOLATION, spins complete); the weak-outcome
 #            benchmark, litmus side by side with the cuda-litmus-style reference kernel
 #   tune:    litmus tune on relaxed MP / SB / LB -> docs/results/h200-tuned.json (+ its trial log)
-#   catalog: the whole catalog with STRESS (default: the tuned file), BUDGET s per variant,
-#            appended to docs/results/h200-detect.jsonl (--resume: call again to finish)
-# Usage (repo root, on the GPU machine): bash scripts/h200_detect.sh smoke|tune|catalog [OUT]
+#   catalog: the whole catalog with STRESS (default: the tuned file), at most BUDGET s per variant,
+#            each stopping once its target is seen or 3/N <= BOUND (default 1e-9), appended to
+#            docs/results/h200-detect.jsonl (--resume: call again to finish)
+# Usage (repo root, on the GPU machine): bash scripts/h200_detect.sh 'smoke|tune|catalog ...' [OUT]
+#   (several phases in one call run in order, e.g. 'tune catalog')
 set -u
-what=${1:?smoke, tune or catalog}
+phases=${1:?smoke, tune or catalog}
 OUT=${2:-${OUT:-/tmp/litmus-out}}
 mkdir -p "$OUT"
 source scripts/h200_env.sh
 export LITMUS_CACHE=${LITMUS_CACHE:-/tmp/litmus-cache}
-LOG=$OUT/$what.log
+LOG=$OUT/detect.log
 step() { echo "=== $(date -u +%T) $*" | tee -a "$LOG"; }
 step "versions"
 python3 -c "import sys, torch, triton; print('python', sys.version.split()[0], 'torch', torch.__version__, 'triton', triton.__version__, 'device', torch.cuda.get_device_name(0))" 2>&1 | tee -a "$LOG"
+for what in $phases; do
 case "$what" in
   smoke)
     step "tests: gpu-marked + parallel mode"
@@ -42,13 +45,16 @@ case "$what" in
   catalog)
     STRESS=${STRESS:-docs/results/h200-tuned.json}
     JSONL=docs/results/h200-detect.jsonl
-    step "catalog: litmus run catalog/ --backend cuda --stress $STRESS --time-budget ${BUDGET:-1} --seed 1 --resume"
+    step "catalog: litmus run catalog/ --backend cuda --stress $STRESS --time-budget ${BUDGET:-1.5} --until-bound ${BOUND:-1e-9} --seed 1 --resume"
     timeout "${RUN_TIMEOUT:-520}" python3 -m litmus run catalog/ --backend cuda --stress "$STRESS" \
-        --time-budget "${BUDGET:-1}" --seed 1 --out "$JSONL" --resume >"$OUT/catalog-table.txt" 2>>"$LOG"
+        --time-budget "${BUDGET:-1.5}" --until-bound "${BOUND:-1e-9}" --seed 1 --out "$JSONL" --resume \
+        >"$OUT/catalog-table.txt" 2>>"$LOG"
     echo "run exit $?" | tee -a "$LOG"
     tail -n 1 "$OUT/catalog-table.txt" | tee -a "$LOG"
     cp "$JSONL" "$OUT/"
     python3 -m litmus report "$JSONL" --mutation 2>&1 | head -n 4 | tee -a "$LOG"
     ;;
+  *) echo "unknown phase $what" | tee -a "$LOG" ;;
 esac
+done
 step "done"

@@ -133,3 +133,26 @@ def test_run_config_is_built_one_way() -> None:
     assert (timed.iterations, timed.time_budget, timed.instances, timed.seed) == (None, 0.5, 7, 3)
     assert timed.stress == PRESETS["heavy"]
     assert run_config(backend, iterations=2).iterations == 2
+
+
+def test_until_bound_stops_once_the_target_is_seen() -> None:
+    backend = Scripted()  # every round shows the SB target (3 of 10)
+    ran = run_tests([SB], backend, RunConfig(iterations=50, stop_bound=1e-9))[0]
+    assert backend.rounds == 1 and ran.record is not None and ran.record["rounds"] == 1
+
+
+class Clean(Scripted):
+    """Never shows the SB target: 1000 completed instances a round."""
+
+    def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
+        self.rounds += 1
+        return Round(rows=[({"P0:r0": 1, "P1:r1": 1, "x": 1, "y": 1}, False, 1000)], instances=1000, seconds=0.0)
+
+
+def test_until_bound_stops_once_three_over_n_reaches_the_bound() -> None:
+    backend = Clean()
+    [res] = run_tests([SB], backend, RunConfig(iterations=50, stop_bound=3 / 4000))
+    assert backend.rounds == 4 and res.verdict is not None and res.verdict.bound_95 == 3 / 4000
+    capped = Clean()
+    run_tests([SB], capped, RunConfig(iterations=2, stop_bound=1e-12))
+    assert capped.rounds == 2  # the iterations still cap it

@@ -154,6 +154,7 @@ class RunConfig:
     seed: int = 0
     stress: Stress = field(default_factory=lambda: PRESETS["default"])
     spin_bound: int | None = None  # overrides each spin's bound when set
+    stop_bound: float | None = None  # stop a variant once its target is seen or 3/completed <= this
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready description, stored in every result record."""

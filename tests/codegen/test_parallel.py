@@ -26,7 +26,9 @@ from tests.codegen.parallel_cases import CASES, ROOT, emitted_order, load_case_t
 
 @pytest.fixture(scope="module")
 def results(litmus_cache) -> dict:
-    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
+    # keep the caller's PYTHONPATH (where carried packages such as pydantic may live)
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=path)
     proc = subprocess.run([sys.executable, "-m", "tests.codegen.parallel_runner", json.dumps(CASES)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -43,7 +43,7 @@ from litmus.codegen.harness import harness_lines
 from litmus.codegen.layout import KERNEL_ARGS, KernelEntry, Layout
 from litmus.codegen.ops import Emitter, ThreadContext
 from litmus.codegen.options import CodegenOptions
-from litmus.ir import LitmusTest, Spin, Thread
+from litmus.ir import Const, LitmusTest, Rmw, Spin, Store, Thread
 
 Op = tuple[Thread, ThreadContext, int]
 
@@ -128,3 +128,51 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
     out.append("    for it in range(n_instances // per_iter):")
     out += ["        " + line for line in lines[cut + 1:]]
     return "\n".join(out) + "\n"
+
+
+def _written_value(ins: object) -> tuple[str, int | None] | None:
+    """``(location, value)`` that ``ins`` may write (value None: not a constant), or None."""
+    if isinstance(ins, Store):
+        return ins.loc, ins.value.value if isinstance(ins.value, Const) else None
+    if isinstance(ins, Rmw):
+        return ins.loc, ins.value.value if ins.op in ("cas", "exch") and isinstance(ins.value, Const) else None
+    if isinstance(ins, Spin) and ins.read.kind == "cas":
+        return ins.loc, ins.read.reset
+    return None
+
+
+def spin_hazards(test: LitmusTest) -> list[str]:
+    """Spins that parallel mode's phase order may starve, one line each (empty: none).
+
+    Every program runs the roles' ops in one phased order (:func:`phase_order`), so a spin whose
+    exit value only another role's *later* op (in that order) can write waits for a program that
+    is itself blocked at an earlier spin (flag reset and reuse patterns); such a test belongs in
+    grid mode.  A spin is safe when its exit value is the location's initial value or may be
+    written by an op earlier in the order.  Each role's ops are read in thread order, the way
+    grid mode emits one-thread roles.
+    """
+    groups: dict[tuple[int, int], list[Thread]] = {}
+    for t in test.threads:
+        groups.setdefault((t.rank, t.cta), []).append(t)
+    orders = [[(t, None, i) for t in role for i in range(len(t.instrs))] for role in groups.values()]
+    role_of = {t.name: (t.rank, t.cta) for t in test.threads}
+    init = {loc.name: loc.init for loc in test.locations}
+    order = phase_order(orders)  # type: ignore[arg-type]
+    hazards = []
+    for p, (t, _, i) in enumerate(order):
+        ins = t.instrs[i]
+        if not isinstance(ins, Spin):
+            continue
+        own = [w for j in range(i) if (w := _written_value(t.instrs[j])) is not None and w[0] == ins.loc]
+        seen = {own[-1][1]} if own else {init.get(ins.loc, 0)}  # what the thread itself last left there
+        seen |= {w[1] for u, _, j in order[:p] if role_of[u.name] != role_of[t.name]
+                 and (w := _written_value(u.instrs[j])) is not None and w[0] == ins.loc}
+        if ins.until in seen or None in seen:
+            continue
+        later = [f"{u.name}[{j}]" for u, _, j in order[p + 1:]
+                 if role_of[u.name] != role_of[t.name] and (w := _written_value(u.instrs[j])) is not None
+                 and w[0] == ins.loc and w[1] in (None, ins.until)]
+        if later:
+            hazards.append(f"{t.name}[{i}] waits for {ins.loc} == {ins.until}, which only {', '.join(later)} "
+                           "write(s), later in the phased order")
+    return hazards

@@ -7,9 +7,12 @@ Stress in the manner of GPUHarbor / MC Mutants comes from ``config.stress`` (see
 heaps, and a memory-stress kernel launched on a second CUDA stream so it runs while the test
 does.  Outcomes are counted on the device (``litmus.run.buffers.count_rows``), checksummed against N.
 
-``Stress(launch="parallel")`` uses codegen's parallel mode instead (cuda-litmus style): as many
-programs as are resident at once (sized from the compiled kernel, :mod:`litmus.run.parallel`),
-each playing every role, instances striped over programs, iterations inside the launch.
+``Stress(launch="parallel")`` (the default preset) uses codegen's parallel mode instead
+(cuda-litmus style): as many programs as are resident at once (sized from the compiled kernel,
+:mod:`litmus.run.parallel`), each playing every role, instances striped over programs,
+iterations inside the launch.  A variant whose spin the mode's phased order would starve (flag
+reset and reuse: :func:`litmus.codegen.parallel.spin_hazards`) runs in grid mode instead, and
+its rounds say so (``parallel_fallback``).
 
 Importing this module needs neither a GPU nor triton; constructing :class:`CudaBackend` needs
 both.  The arch is read from the device, never assumed.
@@ -206,7 +209,8 @@ class CudaBackend:
     def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
         """Run ``config.instances`` (rounded up to a power of two; parallel launch: to a multiple
         of programs x BLOCK) instances of ``test`` once."""
-        if config.stress.launch == "parallel":
+        starves = self.parallel_hazards(test) if config.stress.launch == "parallel" else []
+        if config.stress.launch == "parallel" and not starves:
             return self._run_parallel(test, config, round_index)
         import torch
 
@@ -234,8 +238,19 @@ class CudaBackend:
         return Round(rows=rows, instances=spec.n_instances, seconds=time.perf_counter() - t0,
                      extra={"kernel_seconds": kernel_seconds, "seed": round_seed(config, round_index),
                             "perms": perms, "fallbacks": list(setup.fallbacks),
-                            "mem_stress": stress is not None,
+                            "mem_stress": stress is not None, "launch": "grid",
+                            **({"parallel_fallback": starves} if starves else {}),
                             "barrier_group": header[harness.GROUP], "pre_stress": header[harness.PRE_ITERS]})
+
+    def parallel_hazards(self, test: LitmusTest) -> list[str]:
+        """Why parallel mode would starve ``test``'s spins (then the round runs in grid mode),
+        or an empty list (:func:`litmus.codegen.parallel.spin_hazards`, cached per test)."""
+        from litmus.codegen.parallel import spin_hazards
+
+        cache = self.__dict__.setdefault("_hazards", {})
+        if test not in cache:
+            cache[test] = spin_hazards(test)
+        return cache[test]
 
     def close(self) -> None:
         """Free the device buffers."""

@@ -297,11 +297,12 @@ def audit(test: LitmusTest, target: str) -> AuditResult:
         return result("unsupported", reason=str(exc))
     try:
         from litmus.codegen import compile_variant
+        from litmus.codegen.options import AUDITED_KERNEL
     except ImportError as exc:
         return result("unsupported", reason=f"litmus.codegen is not available: {exc}")
     try:
-        compiled = compile_variant(test, codegen_target)
-    except UnsupportedError as exc:
+        compiled = compile_variant(test, codegen_target, AUDITED_KERNEL)
+    except (UnsupportedError, LitmusError) as exc:  # no Triton form, or the compiler failed on it
         return result("unsupported", reason=str(exc))
     text = compiled_text(compiled, kind)
     if not text.strip():

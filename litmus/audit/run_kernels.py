@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from litmus.audit.check import _kind_and_codegen_target, compiled_text, match_text
 from litmus.audit.op_code import compare_op_code, op_code
 from litmus.codegen.compiler import Compiled
-from litmus.codegen.options import RUN_KERNELS, CodegenOptions
+from litmus.codegen.options import AUDITED_KERNEL, RUN_KERNELS, CodegenOptions
 from litmus.errors import LitmusError, UnsupportedError
 from litmus.ir import LitmusTest
 
@@ -59,7 +59,7 @@ def compare_run_kernels(test: LitmusTest, target: str,
         return [KernelComparison(k, "unsupported", reason=f"run kernels are compared in PTX or AMDGCN, not {kind}")
                 for k in kernels]
     try:
-        audited = compile_variant(test, codegen_target)
+        audited = compile_variant(test, codegen_target, AUDITED_KERNEL)
     except (UnsupportedError, LitmusError) as exc:
         return [KernelComparison(k, "unsupported", reason=str(exc)) for k in kernels]
     out = []

@@ -92,6 +92,10 @@ class CodegenOptions:
 RUN_BLOCK = 256
 """Lanes per program of the kernels the ``cuda`` backend launches (its default ``block``)."""
 
+AUDITED_KERNEL = CodegenOptions(mode="grid", block=RUN_BLOCK)
+"""The kernel ``litmus audit`` checks: grid mode without the run harness, at the run block size
+(so the run kernels differ from it only by the harness and the launch mode)."""
+
 RUN_KERNELS: dict[str, CodegenOptions] = {
     "grid": CodegenOptions(mode="grid", block=RUN_BLOCK, harness=True),
     "parallel": CodegenOptions(mode="parallel", block=RUN_BLOCK, harness=True),

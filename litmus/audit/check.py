@@ -297,11 +297,11 @@ def audit(test: LitmusTest, target: str) -> AuditResult:
         return result("unsupported", reason=str(exc))
     try:
         from litmus.codegen import compile_variant
-        from litmus.codegen.options import AUDITED_KERNEL
+        from litmus.codegen.options import audited_kernel
     except ImportError as exc:
         return result("unsupported", reason=f"litmus.codegen is not available: {exc}")
     try:
-        compiled = compile_variant(test, codegen_target, AUDITED_KERNEL)
+        compiled = compile_variant(test, codegen_target, audited_kernel(codegen_target.split(":", 1)[0]))
     except (UnsupportedError, LitmusError) as exc:  # no Triton form, or the compiler failed on it
         return result("unsupported", reason=str(exc))
     text = compiled_text(compiled, kind)

@@ -93,8 +93,15 @@ RUN_BLOCK = 256
 """Lanes per program of the kernels the ``cuda`` backend launches (its default ``block``)."""
 
 AUDITED_KERNEL = CodegenOptions(mode="grid", block=RUN_BLOCK)
-"""The kernel ``litmus audit`` checks: grid mode without the run harness, at the run block size
-(so the run kernels differ from it only by the harness and the launch mode)."""
+"""The kernel ``litmus audit`` checks on targets a backend runs on (CUDA): grid mode without the
+run harness, at the run block size, so the run kernels differ from it only by the harness and the
+launch mode.  Targets litmus only audits (HIP) keep codegen's default block: triton 3.6 cannot
+compile some shared-CTA kernels for gfx942 at 512 lanes."""
+
+
+def audited_kernel(backend: str) -> CodegenOptions:
+    """The options of the kernel ``litmus audit`` checks for a ``cuda`` or ``hip`` target."""
+    return AUDITED_KERNEL if backend == "cuda" else CodegenOptions()
 
 RUN_KERNELS: dict[str, CodegenOptions] = {
     "grid": CodegenOptions(mode="grid", block=RUN_BLOCK, harness=True),

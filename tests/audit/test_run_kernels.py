@@ -16,11 +16,14 @@ def _mp(variant: str):
     return test
 
 
-@pytest.mark.parametrize("target", ["cuda:90", "hip:gfx942"])
-def test_the_run_kernels_compile_every_op_as_the_audited_kernel_does(target: str) -> None:
-    comparisons = compare_run_kernels(_mp("relcas-xgpu-sys"), target)
+def test_the_run_kernels_compile_every_op_as_the_audited_kernel_does() -> None:
+    comparisons = compare_run_kernels(_mp("relcas-xgpu-sys"), "cuda:90")
     assert [c.kernel for c in comparisons] == list(RUN_KERNELS)
     assert [c.status for c in comparisons] == ["same"] * len(RUN_KERNELS), comparisons
+
+
+def test_targets_no_backend_launches_on_have_no_run_kernels_to_compare() -> None:
+    assert compare_run_kernels(_mp("relcas-xgpu-sys"), "hip:gfx942") == []
 
 
 def test_a_weakened_release_in_the_run_kernel_is_a_difference() -> None:

@@ -2,19 +2,45 @@
 
 from __future__ import annotations
 
-import functools
-import json
-import sys
-from collections import Counter, defaultdict
-from typing import Any, Callable, Sequence
+import os
+import signal
+import threading
 
-import click
 
-from litmus.classify import VERDICTS
-from litmus.errors import LitmusError
-from litmus.model import MODELS
-from litmus.run.config import PRESETS
-from litmus.run.registry import backend_names
+def _interrupted_at_startup(signum: int, frame: Any) -> None:
+    """Ctrl-C while the command line's modules load: say so in one line, no traceback."""
+    os.write(2, b"interrupted while starting; nothing was run\n")
+    os._exit(130)
+
+
+def _set_sigint(handler: Any) -> Any:
+    """Install a SIGINT handler (main thread only); the previous one, or None."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        return signal.signal(signal.SIGINT, handler)
+    except (ValueError, OSError):
+        return None
+
+
+_SIGINT_BEFORE_IMPORTS = _set_sigint(_interrupted_at_startup)
+
+import functools  # noqa: E402 - after the start-up Ctrl-C handler
+import json  # noqa: E402
+import sys  # noqa: E402
+from collections import Counter, defaultdict  # noqa: E402
+from typing import Any, Callable, Sequence  # noqa: E402
+
+import click  # noqa: E402
+
+from litmus.classify import VERDICTS  # noqa: E402
+from litmus.errors import LitmusError  # noqa: E402
+from litmus.model import MODELS  # noqa: E402
+from litmus.run.config import PRESETS  # noqa: E402
+from litmus.run.registry import backend_names  # noqa: E402
+
+if _SIGINT_BEFORE_IMPORTS is not None:
+    _set_sigint(_SIGINT_BEFORE_IMPORTS)
 
 EPILOG_PATHS = (
     "PATHS may be YAML catalog files, PTX .litmus files, folders of either, or pattern names "
@@ -22,11 +48,32 @@ EPILOG_PATHS = (
 )
 
 
+class _Interrupt:
+    """Whether Ctrl-C came: a library that swallows KeyboardInterrupt (some imports do) cannot
+    make the command carry on, since :func:`_check_interrupt` raises it again."""
+
+    seen = False
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    _Interrupt.seen = True
+    raise KeyboardInterrupt
+
+
+def _check_interrupt() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C came (even if something swallowed it)."""
+    if _Interrupt.seen:
+        raise KeyboardInterrupt
+
+
 def _friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Print LitmusError as 'file:line: message' lines and exit 2: never a traceback."""
+    """Print LitmusError as 'file:line: message' lines and exit 2; Ctrl-C prints one line and
+    exits 130: never a traceback."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        _Interrupt.seen = False
+        before = _set_sigint(_on_sigint)
         try:
             return fn(*args, **kwargs)
         except LitmusError as err:
@@ -36,6 +83,9 @@ def _friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
+        finally:
+            if before is not None:
+                _set_sigint(before)
 
     return wrapper
 
@@ -198,16 +248,17 @@ def show(name: str, variant: str | None, kernel: bool, ptx: bool, amdgcn: bool, 
 
 def _show_compiled(tests: Sequence[Any], kernel: bool, ptx: bool, amdgcn: bool, target: str | None) -> None:
     from litmus import codegen
+    from litmus.codegen.options import AUDITED_KERNEL, audited_kernel
 
     for t in tests:
         click.echo(f"── {t.id}")
         if kernel:
-            click.echo(codegen.generate(t, codegen.CodegenOptions()).text)
+            click.echo(codegen.generate(t, AUDITED_KERNEL).text)
         for flag, default_target, key in ((ptx, "cuda:90", "ptx"), (amdgcn, "hip:gfx942", "amdgcn")):
             if flag:
                 chosen = target if target and target.startswith(default_target.split(":")[0]) else default_target
                 click.echo(f"   ({key} for {chosen}, triton compiled on this machine)")
-                click.echo(codegen.compile_variant(t, chosen).text(key))
+                click.echo(codegen.compile_variant(t, chosen, audited_kernel(chosen.split(":")[0])).text(key))
 
 
 def main_entry() -> None:  # pragma: no cover - console script shim
@@ -288,7 +339,7 @@ def _default_out(backend: str) -> str:
 @click.option("--time-budget", "-t", type=click.FloatRange(min=0.0, min_open=True), default=None,
               help="Seconds per variant (overrides --iterations).")
 @click.option("--instances", type=click.IntRange(min=1), default=None,
-              help="Instances per round. Default: 65536 on cpu/ranks-on-cpu, 4Mi on cuda.")
+              help="Instances per round. Default: the backend's own: 16384 on cpu, 1048576 on cuda, 65536 on ranks.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of every PRNG (instance shuffling, stress): a run is reproducible from it.")
 @click.option("--until-bound", "stop_bound", type=click.FloatRange(min=0.0, min_open=True), default=None,
@@ -340,31 +391,66 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
     from litmus.session import run_config
     from litmus.spec import load_tests
 
-    tests = load_tests(paths, variant)
-    stress_cfg = load_stress(stress)
-    console = Console(stderr=True)
-    ranks = _parse_ranks(ranks_text)
-    if backend != "ranks" and (world_size is not None or ranks is not None):
-        raise LitmusError("--world-size and --ranks apply to --backend ranks only")
-    opts: dict[str, Any] = {"world_size": world_size, "ranks": ranks} if backend == "ranks" else {}
-    backend_obj = make_backend(backend, **opts)
+    where: dict[str, Any] = {"stage": "loading the tests"}
     try:
-        desc = backend_obj.describe()
-        config = run_config(backend_obj, iterations=iterations, time_budget=time_budget,
-                            instances=instances, seed=seed, stress=stress_cfg, stop_bound=stop_bound)
-        out_path = Path(out or _default_out(backend_obj.name))
-        console.print(f"[bold]backend[/bold] {backend_obj.name} on {desc.get('device', '?')}")
-        if desc.get("note"):
-            console.print(f"[dim]{desc['note']}[/dim]")
-        console.print(f"[bold]results[/bold] {out_path} (appended per variant)")
-        results = _run_with_progress(tests, backend_obj, config, out_path, resume, console)
-    finally:
-        backend_obj.close()
+        tests = load_tests(paths, variant)
+        stress_cfg = load_stress(stress)
+        console = Console(stderr=True)
+        ranks = _parse_ranks(ranks_text)
+        if backend != "ranks" and (world_size is not None or ranks is not None):
+            raise LitmusError("--world-size and --ranks apply to --backend ranks only")
+        opts: dict[str, Any] = {"world_size": world_size, "ranks": ranks} if backend == "ranks" else {}
+        _check_interrupt()
+        where["stage"] = "starting the backend"
+        backend_obj = make_backend(backend, **opts)
+        try:
+            _check_interrupt()
+            desc = backend_obj.describe()
+            config = run_config(backend_obj, iterations=iterations, time_budget=time_budget,
+                                instances=instances, seed=seed, stress=stress_cfg, stop_bound=stop_bound)
+            out_path = Path(out or _default_out(backend_obj.name))
+            where.update(out=out_path, backend=backend_obj.name, total=len(tests))
+            console.print(f"[bold]backend[/bold] {backend_obj.name} on {desc.get('device', '?')}")
+            if desc.get("note"):
+                console.print(f"[dim]{desc['note']}[/dim]")
+            console.print(f"[bold]results[/bold] {out_path} (appended per variant)")
+            _check_interrupt()
+            where["stage"] = "running"
+            results = _run_with_progress(tests, backend_obj, config, out_path, resume, console)
+        finally:
+            backend_obj.close()
+    except KeyboardInterrupt:
+        where["interrupted"] = True  # reported below, once the exception and its frames are gone
+    if where.get("interrupted"):  # (a results file a frame still holds open is then flushed and closed)
+        click.echo(_interrupted_run(where, paths, backend), err=True)
+        sys.exit(130)
     Console().print(results_table(results, title=f"{backend_obj.name}: {len(results)} variants"))
     summary = verdict_summary(results)
     Console().print(", ".join(f"{k}: {v}" for k, v in sorted(summary.items())))
     if summary.get("VIOLATION"):
         sys.exit(1)
+
+
+def _interrupted_run(where: dict[str, Any], paths: Sequence[str], backend: str) -> str:
+    """The one line ``litmus run`` prints on Ctrl-C: what finished, and how to resume."""
+    import shlex
+
+    import gc
+
+    out = where.get("out")
+    if out is None:
+        return f"interrupted while {where['stage']}; nothing was run or written"
+    gc.collect()  # a file object left by the interrupted write flushes when it is collected
+    from litmus.session import finished_ids
+
+    try:
+        recorded = len(finished_ids(out, where["backend"]))
+    except Exception:  # noqa: BLE001 - an unreadable file must not turn Ctrl-C into a traceback
+        recorded = 0
+    again = shlex.join(["litmus", "run", *paths, "--backend", backend, "--out", str(out), "--resume"])
+    return (f"interrupted: {recorded} variant{'s' if recorded != 1 else ''} of this backend are recorded in "
+            f"{out} ({where['total']} in this run); to finish the rest, run the same command with "
+            f"--out {shlex.quote(str(out))} --resume, e.g. {again}")
 
 
 def _run_with_progress(tests: Sequence[Any], backend: Any, config: Any, out: Any, resume: bool,
@@ -385,6 +471,7 @@ def _run_with_progress(tests: Sequence[Any], backend: Any, config: Any, out: Any
         current: dict[str, Any] = {}
 
         def on_progress(test: Any, frac: float) -> None:
+            _check_interrupt()
             task = current.get(test.id)
             if task is None:
                 task = progress.add_task(f"  {test.id}", total=100)
@@ -392,6 +479,7 @@ def _run_with_progress(tests: Sequence[Any], backend: Any, config: Any, out: Any
             progress.update(task, completed=int(frac * 100))
 
         def on_result(res: Any) -> None:
+            _check_interrupt()
             task = current.pop(res.test.id, None)
             if task is not None:
                 progress.remove_task(task)
@@ -591,24 +679,81 @@ def doctor(as_json: bool, rendezvous: bool) -> None:
     sys.exit(doctor_main(json=as_json, try_rendezvous=rendezvous))
 
 
-def _print_mutation(records: Sequence[dict[str, Any]]) -> None:
+def _load_sources(records: Sequence[dict[str, Any]], flag: str) -> list[Any]:
     from pathlib import Path
 
-    from litmus.report.mutation import mutation_score, score_text
     from litmus.spec import load_tests
 
     sources = sorted({str(r["source"]) for r in records if r.get("source")})
     missing = [s for s in sources if not Path(s).is_file()]
     if missing:
-        raise LitmusError(f"--mutation needs the pattern files the records name; not found here: "
+        raise LitmusError(f"{flag} needs the pattern files the records name; not found here: "
                           f"{', '.join(missing)} (run from the folder the run was made in)")
-    click.echo(score_text(mutation_score(load_tests(sources), records)))
-    click.echo("")
+    return load_tests(sources)
+
+
+CSV_COLUMNS = ("id", "test", "variant", "source", "expect", "verdict", "instances", "completed", "target_count",
+               "sc", "weak", "forbidden", "timeout", "rate", "low_95", "high_95", "seconds_to_first", "seconds",
+               "backend", "device", "triton")
+
+
+def _csv_row(r: dict[str, Any]) -> dict[str, Any]:
+    from litmus.report.rates import completed, rate_interval
+
+    iv = rate_interval(r)
+    counts = r.get("counts") or {}
+    return {**{k: r.get(k) for k in CSV_COLUMNS}, **{k: counts.get(k, 0) for k in ("sc", "weak", "forbidden", "timeout")},
+            "completed": completed(r), "rate": iv[0] if iv else None,
+            "low_95": iv[1] if iv else None, "high_95": iv[2] if iv else None}
+
+
+def _report_compare(paths: Sequence[str], html_out: str | None, as_json: bool, everything: bool,
+                    title: str | None) -> None:
+    from pathlib import Path
+
+    from litmus.report.compare import COMPARE_HEADERS, any_worse, compare_records, compare_rows, counts_line
+    from litmus.report.jsonl import read_records
+    from litmus.report.table import text_table
+
+    if len(paths) != 2:
+        raise LitmusError(f"--compare takes two results files, A then B; got {len(paths)}")
+    a_path, b_path = paths
+    a, b = list(read_records(Path(a_path))), list(read_records(Path(b_path)))
+    changes = compare_records(a, b)
+    worse = any_worse(changes)
+    if html_out:
+        from litmus.report.html import render_compare
+
+        page = render_compare(changes, a_path, b_path, a, b)
+        if title:
+            page = page.replace(f"litmus: {a_path} against {b_path}", title, 2)
+        Path(html_out).write_text(page, encoding="utf-8")
+        click.echo(f"wrote {html_out}", err=True)
+    if as_json:
+        click.echo(json.dumps({"a": a_path, "b": b_path, "worse": worse,
+                               "changes": [c.as_dict() for c in changes if everything or c.kind != "same"]}))
+    else:
+        click.echo(f"A: {a_path}\nB: {b_path}")
+        click.echo(counts_line(changes))
+        rows = compare_rows(changes, everything)
+        if rows:
+            lines = text_table(COMPARE_HEADERS, rows, right=(4, 5, 6)).splitlines()
+            click.echo("\n".join(lines[:2]))
+            colour = {"WORSE": "red", "better": "green", "rate": "yellow"}
+            for line, row in zip(lines[2:], rows):
+                fg = next((c for k, c in colour.items() if row[0].startswith(k)), None)
+                click.echo(click.style(line, fg=fg, bold=fg == "red") if fg else line)
+    if worse:
+        sys.exit(1)
 
 
 @main.command()
-@click.argument("results", type=click.Path(exists=True, dir_okay=False))
+@click.argument("results", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--markdown", is_flag=True, help="Print a Markdown table (for docs/results/).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object: machine, verdict counts, one summary per record (with the rate's "
+                   "95 % interval), and the mutation score with --mutation; with --compare, the changes.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per record (a header row first).")
 @click.option("--verdict", "verdicts", multiple=True,
               type=click.Choice(list(VERDICTS)),
               help="Only records with this verdict (repeatable).")
@@ -617,40 +762,111 @@ def _print_mutation(records: Sequence[dict[str, Any]]) -> None:
                    "mutants (target allowed), the share of mutants witnessed, the mutants one GPU cannot show "
                    "counted apart, and every unseen mutant with its reason. The variants are those of the "
                    "pattern files the records name, so skipped ones count as unseen.")
+@click.option("--html", "html_out", default=None, metavar="OUT.html",
+              help="Also write one self-contained page (no network needed): verdict matrix, plots, model states, "
+                   "the mutation score when the pattern files are here, and a table to sort and filter.")
+@click.option("--audit", is_flag=True,
+              help="With --html: an audit column per target (cuda:90, hip:gfx942), compiled here with the "
+                   "installed triton (slow: seconds per variant).")
+@click.option("--audit-file", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="With --html: the audit column from a saved 'litmus audit --json' (e.g. made with the "
+                   "run's triton version).")
+@click.option("--compare", is_flag=True,
+              help="Compare two results files A B: verdict and rate changes side by side (text, or --html). "
+                   "Exit status 1 when a verdict got worse (order in docs/report.md: VIOLATION worst).")
+@click.option("--all", "everything", is_flag=True, help="With --compare: list unchanged variants too.")
+@click.option("--title", default=None, help="With --html: the page title.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="With --audit: worker processes (default: all cores).")
 @_friendly
-def report(results: str, markdown: bool, verdicts: Sequence[str], mutation: bool) -> None:
-    """Summarise a results file written by 'litmus run' (JSON Lines).
+def report(results: Sequence[str], markdown: bool, as_json: bool, as_csv: bool, verdicts: Sequence[str],
+           mutation: bool, html_out: str | None, audit: bool, audit_file: str | None, compare: bool,
+           everything: bool, title: str | None, jobs: int | None) -> None:
+    """Summarise results files written by 'litmus run' (JSON Lines), or compare two.
 
     Prints the machine and versions the run recorded, the verdict counts, and one row per
-    variant: expectation, verdict, instances, how often the target outcome was seen, the weak,
-    forbidden and timed-out counts, the rate (or its 95 % upper bound 3/N when unseen) and the
-    seconds to the first sighting. A torn last line (a killed run) is skipped.
+    variant: expectation, verdict, instances, completed instances, how often the target outcome
+    was seen, and its rate with the 95 % interval (or the upper bound 3/N when unseen). Names are
+    never cut: the columns are as wide as their widest cell. Several RESULTS files are read as
+    one run. A torn last line (a killed run) is skipped.
+
+    --html writes a page to open in a browser: the verdict matrix, rates on a log axis, outcome
+    histograms, time to first witness, the model's allowed states, the audit (--audit or
+    --audit-file), the mutation score and the cost per pattern (docs/report.md).
+
+    --compare A B lists the variants whose verdict got worse or better, or whose rate moved
+    (the 95 % intervals do not overlap), and exits 1 when a verdict got worse.
 
     \b
     Examples:
       litmus report litmus-results/cuda-20261202-150000.jsonl
       litmus report docs/results/h200-single-gpu.jsonl --markdown --verdict racy-witnessed
       litmus report docs/results/h200-single-gpu.jsonl --mutation
+      litmus report docs/results/h200-single-gpu.jsonl --html docs/results/h200-single-gpu.html \\
+          --audit-file docs/results/audit-triton36-cpu.jsonl
+      litmus report docs/results/h200-single-gpu-e16a260.jsonl docs/results/h200-single-gpu.jsonl --compare
+      litmus report before.jsonl after.jsonl --compare --html compare.html
     """
     from pathlib import Path
 
     from litmus.report.jsonl import read_records
-    from litmus.report.summary import machine_line, markdown_table, rate_text, verdict_counts
+    from litmus.report.summary import machine_line, markdown_table, verdict_counts
 
-    records = list(read_records(Path(results)))
+    if sum((markdown, as_json, as_csv)) > 1:
+        raise LitmusError("choose one of --markdown, --json and --csv")
+    if compare:
+        _report_compare(results, html_out, as_json, everything, title)
+        return
+    if (audit or audit_file) and not html_out:
+        raise LitmusError("--audit and --audit-file fill a column of the --html page; add --html OUT.html")
+    records = [r for path in results for r in read_records(Path(path))]
+    if html_out:
+        from litmus.report.html import build_context, render_page
+
+        audit_records = list(read_records(Path(audit_file))) if audit_file else None
+        ctx = build_context(records, title or f"litmus: {', '.join(results)}", source=", ".join(results),
+                            audit=audit, audit_records=audit_records, jobs=jobs)
+        Path(html_out).write_text(render_page(ctx), encoding="utf-8")
+        click.echo(f"wrote {html_out}", err=True)
+    score = None
     if mutation:
-        _print_mutation(records)
+        from litmus.report.mutation import mutation_score, score_text
+
+        score = mutation_score(_load_sources(records, "--mutation"), records)
+        if not as_json:
+            click.echo(score_text(score))
+            click.echo("")
     if verdicts:
         records = [r for r in records if r.get("verdict") in verdicts]
+    if as_json:
+        click.echo(json.dumps({"machine": machine_line(records), "verdicts": dict(verdict_counts(records)),
+                               "records": [_csv_row(r) for r in records],
+                               **({"mutation": score.as_dict()} if score is not None else {})}))
+        return
+    if as_csv:
+        import csv
+        import io
+
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        for r in records:
+            writer.writerow(_csv_row(r))
+        click.echo(buf.getvalue(), nl=False)
+        return
     click.echo(machine_line(records))
     click.echo(", ".join(f"{k}: {v}" for k, v in sorted(verdict_counts(records).items())))
     if markdown:
         click.echo("")
         click.echo(markdown_table(records), nl=False)
     else:
-        for r in records:
-            click.echo(f"{r['id']:<48} {r.get('expect') or '-':<9} {r['verdict']:<15} "
-                       f"{r['instances']:>14,} seen {r['target_count']:>12,}  rate {rate_text(r)}")
+        from litmus.report.rates import completed, rate_cell
+        from litmus.report.table import text_table
+
+        rows = [[r.get("id"), r.get("expect") or "-", r.get("verdict"), f"{int(r.get('instances') or 0):,}",
+                 f"{completed(r):,}", f"{int(r.get('target_count') or 0):,}", rate_cell(r)] for r in records]
+        click.echo(text_table(("variant", "expect", "verdict", "instances", "completed", "target seen",
+                               "rate [95 %]"), rows, right=(3, 4, 5, 6)), nl=False)
 
 
 if __name__ == "__main__":  # python -m litmus.cli (after every command is defined)

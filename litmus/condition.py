@@ -84,6 +84,27 @@ _TOKEN = re.compile(
 )
 
 
+MAX_DEPTH_ENV = "LITMUS_MAX_CONDITION_DEPTH"
+MAX_DEPTH_DEFAULT = 64
+"""Default bound on nested ``( )`` and ``~`` in one condition (``$LITMUS_MAX_CONDITION_DEPTH``
+raises it): the parser, the printer and the evaluator recurse this deep, never deeper."""
+
+
+def max_depth() -> int:
+    """The condition nesting limit in force (``$LITMUS_MAX_CONDITION_DEPTH`` or the default)."""
+    import os
+
+    raw = os.environ.get(MAX_DEPTH_ENV, "").strip()
+    try:
+        value = int(raw) if raw else MAX_DEPTH_DEFAULT
+    except ValueError:
+        value = MAX_DEPTH_DEFAULT
+    return value if value > 0 else MAX_DEPTH_DEFAULT
+
+
+_REST_BLANK = re.compile(r"\s*\Z")
+
+
 class ConditionSyntaxError(ValueError):
     """Bad condition text; ``column`` is 1-based within the condition text."""
 
@@ -96,7 +117,7 @@ def _tokenize(text: str) -> list[tuple[str, str, int]]:
     toks: list[tuple[str, str, int]] = []
     pos = 0
     while pos < len(text):
-        if text[pos:].strip() == "":
+        if _REST_BLANK.match(text, pos):  # not text[pos:].strip(): that is quadratic in long text
             break
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
@@ -117,6 +138,19 @@ class _Parser:
         self.text = text
         self.toks = _tokenize(text)
         self.i = 0
+        self.depth = 0
+        self.max_depth = max_depth()
+
+    def enter(self, col: int) -> None:
+        """One more level of ``(`` or ``~``; past the limit, a located error (no deep recursion)."""
+        self.depth += 1
+        if self.depth > self.max_depth:
+            raise ConditionSyntaxError(
+                f"the condition nests deeper than the limit of {self.max_depth} levels of parentheses "
+                f"and negations; simplify it, or raise the limit with the environment variable "
+                f"{MAX_DEPTH_ENV}=<larger number>",
+                col,
+            )
 
     def peek(self) -> tuple[str, str, int] | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -157,16 +191,19 @@ class _Parser:
 
     def unary(self) -> Prop:
         if self.at_op("~", "not", "!"):
-            self.take()
-            return Not(self.unary())
+            self.enter(self.take()[2])
+            part = self.unary()
+            self.depth -= 1
+            return Not(part)
         if self.at_op("("):
-            self.take()
+            self.enter(self.take()[2])
             prop = self.disj()
             if not self.at_op(")"):
                 tok = self.peek()
                 col = tok[2] if tok else len(self.text) + 1
                 raise ConditionSyntaxError("missing ')'", col)
             self.take()
+            self.depth -= 1
             return prop
         if self.at_op("true"):
             self.take()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from litmus.condition import ConditionSyntaxError, parse_kind, parse_prop, terms
 from litmus.errors import LitmusError, UnsupportedError
@@ -37,6 +38,7 @@ from litmus.ir import (
     LitmusTest,
     Operand,
     Reg,
+    RegRef,
     Rmw,
     Store,
     Thread,
@@ -86,13 +88,14 @@ class _Source:
 
 def read_litmus(path: str | Path) -> LitmusTest:
     """The test in the PTX ``.litmus`` file at ``path`` (``source_file`` = ``path``)."""
+    from litmus.spec.loader import decode_text, read_bounded
+
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise LitmusError.at(str(p), None, f"cannot read the file: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise LitmusError.at(str(p), None, f"not UTF-8 text: {e}") from None
+    data, problem = read_bounded(p, ".litmus")
+    if problem is None:
+        text, problem = decode_text(data, str(p), ".litmus")
+    if problem is not None:
+        raise LitmusError(problem)
     return parse_litmus(text, file=str(p))
 
 
@@ -353,9 +356,7 @@ def _assemble(
         for instr in t.instrs:
             for loc in _mem_locs(instr):
                 locations.setdefault(loc, Location(loc, 0, homes.get(loc, 0), instr.line))
-    for term in terms(prop):
-        if isinstance(term, LocRef):
-            locations.setdefault(term.loc, Location(term.loc, 0, homes.get(term.loc, 0), cond.line))
+    _check_condition_terms(src, prop, cond, threads, reg_inits, locations)
     unknown_homes = sorted(set(homes) - set(locations))
     if unknown_homes:
         raise LitmusError.at(src.file, header_line, "the description's homes: line names "
@@ -380,6 +381,40 @@ def _assemble(
         source_file=src.file,
         source_line=header_line,
     )
+
+
+def _check_condition_terms(src: _Source, prop: Any, cond: _Cond, threads: list[_ThreadCols],
+                           reg_inits: dict[str, list[tuple[str, int]]], locations: dict[str, Location]) -> None:
+    """Every register, thread and location the condition names exists (else a located error)."""
+    written: dict[str, set[str]] = {}
+    for t in threads:
+        regs = {r for r, _ in reg_inits.get(t.name, ())}
+        for instr in t.instrs:
+            for attr in ("reg", "dst"):
+                value = getattr(instr, attr, None)
+                if isinstance(value, str):
+                    regs.add(value)
+        written[t.name] = regs
+    for term in terms(prop):
+        if isinstance(term, RegRef):
+            text = f"{term.thread}:{term.reg}"
+            if term.thread not in written:
+                message = (f"the condition names thread {term.thread}, which does not exist "
+                           f"(threads: {', '.join(written)})")
+            elif term.reg not in written[term.thread]:
+                known = ", ".join(sorted(written[term.thread])) or "none"
+                message = (f"the condition reads {text}, but {term.thread} never writes register "
+                           f"{term.reg} and the init block does not set it (registers of {term.thread}: {known})")
+            else:
+                continue
+        elif isinstance(term, LocRef) and term.loc not in locations:
+            text = term.loc
+            message = (f"the condition names location {term.loc}, which is neither in the init block "
+                       f"nor used by any thread (locations: {', '.join(locations) or 'none'})")
+        else:
+            continue
+        found = cond.body.find(text.split(":")[-1] if ":" not in text else text)
+        raise src.error(cond.body_offset + max(found, 0), message)
 
 
 def _check_thread(src: _Source, t: _ThreadCols, locations: dict[str, Location]) -> None:

@@ -22,7 +22,9 @@ import atexit
 import importlib.metadata
 import os
 import platform
+import signal
 import sys
+import threading
 import time
 import traceback
 import weakref
@@ -219,6 +221,12 @@ class RoleProcessPool:
         new: list[Worker] = []
         old = os.environ.get("TRITON_INTERPRET")
         os.environ["TRITON_INTERPRET"] = "1"  # inherited by the children before they import anything
+        # Workers start with SIGINT ignored (SIG_IGN survives spawn's exec, and Python then
+        # leaves it ignored): a Ctrl-C at the terminal reaches the whole process group, and only
+        # the parent acts on it (it closes the pool).  The parent blocks SIGINT meanwhile, so a
+        # Ctrl-C that comes while workers start is kept pending and delivered when it unblocks.
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if threading.current_thread() is threading.main_thread() else None
         try:
             with _main_hidden():
                 while len(self.workers) < n:
@@ -236,6 +244,9 @@ class RoleProcessPool:
                 os.environ.pop("TRITON_INTERPRET", None)
             else:
                 os.environ["TRITON_INTERPRET"] = old
+            if handler is not None:
+                signal.signal(signal.SIGINT, handler)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for w in new:
             w.conn.send(("ping",))
         for w in new:

@@ -15,7 +15,7 @@ from litmus.errors import LitmusError, Problem
 from litmus.spec import documents as m
 from litmus.spec.build import build_program
 from litmus.spec.pattern import Pattern
-from litmus.spec.placeholders import Filler, uses
+from litmus.spec.placeholders import Budget, Filler, uses
 from litmus.spec.shape import check_shape, suggest
 from litmus.spec.yamlpos import LDict, LList, Pos, plain
 
@@ -43,9 +43,12 @@ def compile_pattern(raw: Any, file: str) -> tuple[Pattern | None, list[Problem]]
     if problems:
         return None, problems
     tests: list[ir.LitmusTest] = []
+    budget = Budget()
     for v in variants:
-        test, tproblems = _expand_one(doc, raw, file, v)
+        test, tproblems = _expand_one(doc, raw, file, v, budget)
         problems += tproblems
+        if budget.exceeded:
+            break
         if test is not None:
             tests.append(test)
     if problems:
@@ -106,11 +109,43 @@ def _variants(doc: m.PatternDoc, raw: LDict, file: str) -> tuple[list[_Variant],
         key = "expect" if doc.expect is not None else "why"
         p = raw.key_pos[key]
         problems.append(Problem(file, p.line, p.column, f"top-level {key}: is only for a pattern without variants; put it in each variant (or in the product's expect rules)"))
+    count_problem = _variant_count(doc, raw, file)
+    if count_problem is not None:
+        return [], problems + [count_problem]
     if isinstance(doc.variants, list):
         variants, more = _list_variants(doc, raw["variants"], file)
     else:
         variants, more = _product_variants(doc, raw["variants"], file)
     return variants, problems + more
+
+
+def _variant_count(doc: m.PatternDoc, raw: LDict, file: str) -> Problem | None:
+    """The problem when ``variants:`` would give no variant, or more than the limit."""
+    from litmus.spec import limits
+
+    where = raw.val_pos["variants"]
+    if isinstance(doc.variants, list):
+        count = len(doc.variants)
+        if count == 0:
+            return Problem(file, where.line, where.column,
+                           "variants: is an empty list; give at least one variant (or remove variants: "
+                           "and give expect: and why: for a pattern without placeholders)")
+    else:
+        count = 1
+        axes: LDict = raw["variants"]["product"]
+        for axis, options in axes.items():
+            if not options:
+                p = axes.val_pos[axis]
+                return Problem(file, p.line, p.column,
+                               f"axis '{axis}' of the product has no options, so the product has no variant; "
+                               "give it at least one option")
+            count *= len(options)
+    if count > limits.VARIANTS.value:
+        return Problem(file, where.line, where.column,
+                       f"the {count} variants of this pattern exceed the limit of {limits.VARIANTS.value} "
+                       f"variants in one pattern; split the pattern, or if this is real input raise the limit "
+                       f"with the environment variable {limits.VARIANTS.env}=<larger number>")
+    return None
 
 
 def _no_variants(doc: m.PatternDoc, raw: LDict, file: str) -> tuple[list[_Variant], list[Problem]]:
@@ -233,8 +268,9 @@ def _check_rules(spec: m.ProductSpec, raw: LDict, file: str) -> list[Problem]:
 # ---------------------------------------------------------------------------- expansion
 
 
-def _expand_one(doc: m.PatternDoc, raw: LDict, file: str, v: _Variant) -> tuple[ir.LitmusTest | None, list[Problem]]:
-    filler = Filler(v.env)
+def _expand_one(doc: m.PatternDoc, raw: LDict, file: str, v: _Variant,
+                budget: Budget | None = None) -> tuple[ir.LitmusTest | None, list[Problem]]:
+    filler = Filler(v.env, budget=budget or Budget())
     concrete = LDict(raw.pos)
     for key, value in raw.items():
         if key in TEMPLATE_KEYS:
@@ -246,6 +282,9 @@ def _expand_one(doc: m.PatternDoc, raw: LDict, file: str, v: _Variant) -> tuple[
     problems = [Problem(file, p.line, p.column, prefix + msg) for p, msg in filler.problems]
     if problems:
         return None, problems
+    too_many = _too_many_ops(concrete, file, prefix) or _out_of_range(concrete, file, prefix)
+    if too_many is not None:
+        return None, [too_many]
     cdoc, problems = check_shape(concrete, file, v.name)
     if cdoc is None:
         return None, problems
@@ -271,6 +310,41 @@ def _expand_one(doc: m.PatternDoc, raw: LDict, file: str, v: _Variant) -> tuple[
         ),
         [],
     )
+
+
+def _too_many_ops(concrete: LDict, file: str, prefix: str) -> Problem | None:
+    from litmus.spec import limits
+
+    threads = concrete.get("threads")
+    if not isinstance(threads, LDict):
+        return None
+    count = sum(len(t["do"]) for t in threads.values() if isinstance(t, LDict) and isinstance(t.get("do"), LList))
+    if count <= limits.OPS.value:
+        return None
+    p = concrete.val_pos["threads"]
+    return Problem(file, p.line, p.column, f"{prefix}the {count} ops of this test exceed the limit of "
+                                           f"{limits.OPS.value} {limits.OPS.what.split(' (')[0]}; if this is real "
+                                           f"input, raise it with the environment variable {limits.OPS.env}=<larger number>")
+
+
+INT64 = (-(2**63), 2**63 - 1)
+
+
+def _out_of_range(concrete: LDict, file: str, prefix: str) -> Problem | None:
+    """The first integer of the program that does not fit a 64-bit memory word or register."""
+    todo: list[tuple[Any, Pos]] = [(concrete[k], concrete.val_pos[k]) for k in TEMPLATE_KEYS if k in concrete]
+    while todo:  # iterative: depth is bounded by the YAML limit, but no need to recurse
+        value, pos = todo.pop()
+        if isinstance(value, LDict):
+            todo += [(v, value.val_pos[k]) for k, v in value.items()]
+        elif isinstance(value, LList):
+            todo += list(zip(value, value.item_pos))
+        elif isinstance(value, int) and not isinstance(value, bool) and not INT64[0] <= value <= INT64[1]:
+            text = str(value) if value.bit_length() < 200 else f"an integer of {value.bit_length()} bits"
+            return Problem(file, pos.line, pos.column,
+                           f"{prefix}{text} does not fit in 64 bits; values, initial values, ranks and bounds "
+                           f"must lie in [-2**63, 2**63 - 1]")
+    return None
 
 
 def _param_text(value: Any) -> str:

@@ -23,11 +23,12 @@ def default_catalog_dir() -> Path:
 
 def _read_file(path: str | Path) -> tuple[list[Pattern], list[Problem]]:
     file = str(path)
-    try:
-        data = Path(path).read_bytes()
-        text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        return [], [Problem(file, None, None, f"cannot read the file: {e}")]
+    data, problem = read_bounded(path, "YAML")
+    if problem is not None:
+        return [], [problem]
+    text, problem = decode_text(data, file, "YAML")
+    if problem is not None:
+        return [], [problem]
     k = spec_cache.key(file, data)
     cached = spec_cache.get(k)
     if cached is not None:
@@ -36,6 +37,43 @@ def _read_file(path: str | Path) -> tuple[list[Pattern], list[Problem]]:
     if not problems:
         spec_cache.put(k, patterns)
     return patterns, problems
+
+
+def read_bounded(path: str | Path, kind: str) -> tuple[bytes, Problem | None]:
+    """The bytes of ``path``, or the problem: unreadable, not a file, or over the size limit."""
+    from litmus.spec import limits
+
+    file = str(path)
+    limit = limits.FILE_BYTES.value
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        return b"", Problem(file, None, None, f"cannot read the file: {e.strerror or e}")
+    if len(data) > limit:
+        return b"", Problem(file, None, None, f"the file {limits.FILE_BYTES.message('it is larger')}; "
+                                              f"is it really a {kind} file?")
+    return data, None
+
+
+def decode_text(data: bytes, file: str, kind: str) -> tuple[str, Problem | None]:
+    """``data`` as UTF-8 text, or "not UTF-8 KIND text" with the byte offset (and line) of the
+    first bad byte (UTF-16, gzip, images and other binary files end here)."""
+    nul = data.find(b"\0")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        bad = data[e.start:e.start + 1].hex()
+        return "", Problem(file, line, col, f"not UTF-8 {kind} text: byte 0x{bad} at byte offset {e.start} "
+                                            f"cannot be decoded ({e.reason}); save the file as UTF-8 text")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        col = nul - (data.rfind(b"\n", 0, nul) + 1) + 1
+        return "", Problem(file, line, col, f"not UTF-8 {kind} text: a NUL byte at byte offset {nul} "
+                                            "(a binary file?); save the file as UTF-8 text")
+    return text, None
 
 
 def compile_text(text: str, file: str) -> tuple[list[Pattern], list[Problem]]:

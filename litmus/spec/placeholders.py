@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from litmus.spec import limits
 from litmus.spec.yamlpos import LDict, LList, Pos
 
 WHOLE = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_]*)\}$")
@@ -28,6 +29,15 @@ def uses(value: Any, pos: Pos) -> list[tuple[str, Pos]]:
 
 
 @dataclass
+class Budget:
+    """Values that filling placeholders may still produce, shared by all variants of a pattern
+    (placeholders whose values use other placeholders many times are a bomb without aliases)."""
+
+    left: int = field(default_factory=lambda: limits.EXPANDED_VALUES.value)
+    exceeded: bool = False
+
+
+@dataclass
 class Filler:
     """Fills placeholders from ``env`` (name -> (value, where the value is written)).
 
@@ -36,11 +46,20 @@ class Filler:
 
     env: dict[str, tuple[Any, Pos]]
     problems: list[tuple[Pos, str]] = field(default_factory=list)
+    budget: Budget = field(default_factory=Budget)
+    texts: dict[str, Any] = field(default_factory=dict)  # placeholder -> its text, filled
 
     def fill(self, value: Any, pos: Pos, depth: int = 0) -> tuple[Any, Pos]:
         """``value`` with every placeholder filled, and the position of the result."""
+        self.budget.left -= 1
+        if self.budget.left < 0:
+            if not self.budget.exceeded:
+                self.budget.exceeded = True
+                self.problems.append((pos, "filling in the placeholders of all variants "
+                                           + limits.EXPANDED_VALUES.message()))
+            return value, pos
         if depth > MAX_DEPTH:
-            self.problems.append((pos, "placeholders refer to each other in a cycle; make one of them a plain value"))
+            self.problems.append((pos, f"placeholders refer to each other more than {MAX_DEPTH} deep (a cycle?); make one of them a plain value"))
             return value, pos
         if isinstance(value, str):
             return self._fill_text(value, pos, depth)
@@ -79,12 +98,26 @@ class Filler:
                 return mm.group(0)
             v, _ = self.env[name]
             if isinstance(v, str) and INNER.search(v):
-                v, _ = self.fill(v, pos, depth + 1)
+                if name not in self.texts:  # once per placeholder: "{a}{a}{a}" nested is exponential
+                    self.texts[name] = self.fill(v, pos, depth + 1)[0]
+                v = self.texts[name]
             if isinstance(v, bool) or not isinstance(v, (int, str)):
                 self.problems.append(
-                    (pos, f"placeholder '{name}' is used inside the text {text!r}, so its value must be a number or a string")
+                    (pos, f"placeholder '{name}' is used inside the text {text!r:.200}, so its value must be a number or a string")
                 )
                 return mm.group(0)
             return str(v)
 
-        return INNER.sub(repl, text), pos
+        limit = limits.EXPANDED_TEXT.value
+        parts: list[str] = []
+        size = end = 0
+        for mm in INNER.finditer(text):
+            parts += [text[end:mm.start()], repl(mm)]
+            end = mm.end()
+            size += len(parts[-2]) + len(parts[-1])
+            if size > limit:
+                self.problems.append((pos, f"the text {text[:60]!r}... with its placeholders filled in "
+                                           + limits.EXPANDED_TEXT.message()))
+                return text, pos
+        parts.append(text[end:])
+        return "".join(parts), pos

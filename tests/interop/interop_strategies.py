@@ -153,11 +153,29 @@ def litmus_tests(draw: st.DrawFn) -> LitmusTest:
         Location(loc, init=draw(ints), home=draw(st.integers(0, 2))) for loc in LOCS
     )
     kind = draw(st.sampled_from(("exists", "not_exists", "forall")))
+    prop = draw(props(names))
+    threads = _init_condition_registers(threads, prop)
     return LitmusTest(
         name=draw(st.from_regex(r"[A-Za-z][A-Za-z0-9+_.-]{0,10}", fullmatch=True)),
         variant=draw(st.just("") | st.from_regex(r"[a-z0-9][a-z0-9_-]{0,8}", fullmatch=True)),
         locations=locations,
         threads=threads,
-        condition=Condition(kind, draw(props(names))),
+        condition=Condition(kind, prop),
         description=draw(text),
     )
+
+
+def _init_condition_registers(threads: tuple[Thread, ...], prop: object) -> tuple[Thread, ...]:
+    """Give each register the condition reads, and its thread never writes, an initial 0 (a
+    condition may only name registers that exist)."""
+    from dataclasses import replace
+
+    from litmus.condition import terms
+
+    out = []
+    for t in threads:
+        have = {r for r, _ in t.reg_init} | {getattr(i, a, None) for i in t.instrs for a in ("reg", "dst")}
+        need = [x.reg for x in terms(prop) if isinstance(x, RegRef) and x.thread == t.name and x.reg not in have]
+        extra = tuple((r, 0) for r in dict.fromkeys(need))
+        out.append(replace(t, reg_init=t.reg_init + extra) if extra else t)
+    return tuple(out)

@@ -98,7 +98,7 @@ def test_spin_reads_back_as_its_loop_with_homes_and_variant() -> None:
 def test_cas_spin_gets_a_fresh_register_and_label() -> None:
     test = _mp(CAS_SPIN)
     p1 = test.threads[1]
-    busy = dataclasses.replace(p1, instrs=(Label("LC00"), CAS_SPIN, Load("r00", "x")))
+    busy = dataclasses.replace(p1, instrs=(Label("LC00"), CAS_SPIN, Load("r00", "x"), Load("r1", "x")))
     test = dataclasses.replace(test, threads=(test.threads[0], busy))
     p1_back = parse_litmus(write_litmus(test)).threads[1]
     assert [dataclasses.replace(i, line=None) for i in p1_back.instrs[1:4]] == [

@@ -1,0 +1,75 @@
+"""Ctrl-C anywhere in ``litmus run`` (issue 19): one line saying what finished and how to
+resume, exit status 130, no traceback (from the parent or its worker processes), no torn
+record, no process left behind.  SIGINT goes to the whole process group, as a terminal's
+Ctrl-C does."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run_and_interrupt(out: Path, when: str, whole_group: bool = True) -> tuple[int, str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "litmus", "run", str(ROOT / "catalog" / "mp.yaml"), "--backend", "cpu",
+         "--iterations", "2", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True, text=True, cwd=ROOT,
+    )
+    deadline = time.monotonic() + 120
+    try:
+        if when == "start-up":
+            time.sleep(0.3)
+        elif when == "running":  # workers up, kernels compiling and spinning
+            time.sleep(4.0)
+        elif when == "after-a-record":  # some variants written
+            while time.monotonic() < deadline and not (out.exists() and out.read_text().count("\n") >= 3):
+                time.sleep(0.05)
+        if whole_group:
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGINT)
+        output, _ = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    left = True
+    for _ in range(100):  # nothing of the group is left (a zombie takes a moment to be reaped)
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            left = False
+            break
+        time.sleep(0.1)
+    assert not left, "a process of the run outlived it"
+    return proc.returncode, output
+
+
+@pytest.mark.parametrize("when, whole_group", [("start-up", False), ("start-up", True), ("running", True),
+                                               ("after-a-record", True)])
+def test_ctrl_c_prints_one_line_and_how_to_resume(tmp_path: Path, when: str, whole_group: bool) -> None:
+    out = tmp_path / "r.jsonl"
+    code, output = _run_and_interrupt(out, when, whole_group)
+    if code == 0:
+        pytest.skip("the run finished before the interrupt arrived")
+    assert code == 130, output
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
+    last = output.strip().splitlines()[-1]
+    assert last.startswith("interrupted"), output
+    if out.exists():
+        lines = out.read_text().splitlines()
+        for line in lines:
+            json.loads(line)  # no torn record
+        assert "--resume" in last and str(out) in last, last
+        assert f"{len(lines)} variant" in last, last
+    else:
+        assert "nothing was run" in last, last

@@ -1,0 +1,73 @@
+"""Rates of a results record with their 95 % bounds, and the order of verdicts."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+Z95 = 1.959963984540054
+
+VERDICT_ORDER = ("VIOLATION", "inconclusive", "racy-unseen", "racy-witnessed", "correct")
+"""Verdicts from worst to best (see docs/report.md): a forbidden outcome seen; no evidence; a
+mutant the harness did not kill; a race the model allows, shown; forbidden and never seen."""
+
+VERDICT_COLOURS = {
+    "VIOLATION": "#d62728",
+    "racy-witnessed": "#f0a202",
+    "racy-unseen": "#3b8fc4",
+    "correct": "#2ca02c",
+    "inconclusive": "#9467bd",
+}
+
+LABEL_COLOURS = {"sc": "#7f9fbf", "weak": "#f0a202", "forbidden": "#d62728", "timeout": "#9467bd"}
+
+
+def verdict_rank(verdict: str | None) -> int:
+    """0 for the worst verdict (VIOLATION) up to 4 for ``correct``; unknown verdicts rank 1."""
+    try:
+        return VERDICT_ORDER.index(str(verdict))
+    except ValueError:
+        return 1
+
+
+def completed(r: Mapping[str, Any]) -> int:
+    """Instances that completed (records made before ``completed`` existed: instances less timeouts)."""
+    if r.get("completed") is not None:
+        return int(r["completed"])
+    return max(0, int(r.get("instances") or 0) - int((r.get("counts") or {}).get("timeout", 0)))
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of ``k`` successes in ``n`` trials (95 % by default)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate_interval(r: Mapping[str, Any]) -> tuple[float, float, float] | None:
+    """(rate, low, high) of the target outcome at 95 %: Wilson when seen, (0, 0, 3/N) when not
+    (the rule of three, as the record's ``bound_95``); None without completed instances."""
+    n = completed(r)
+    k = int(r.get("target_count") or 0)
+    if n <= 0:
+        return None
+    if k == 0:
+        bound = r.get("bound_95")
+        return 0.0, 0.0, float(bound) if bound is not None else min(1.0, 3.0 / n)
+    low, high = wilson(k, n)
+    return k / n, low, high
+
+
+def rate_cell(r: Mapping[str, Any]) -> str:
+    """``0.0159 [0.0158, 0.016]`` when seen, ``< 2.9e-09`` when not, ``-`` without instances."""
+    iv = rate_interval(r)
+    if iv is None:
+        return "-"
+    rate, low, high = iv
+    if not r.get("target_count"):
+        return f"< {high:.2g}"
+    return f"{rate:.3g} [{low:.3g}, {high:.3g}]"

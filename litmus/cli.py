@@ -385,7 +385,7 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
 
     from rich.console import Console
 
-    from litmus.report.table import results_table, verdict_summary
+    from litmus.report.table import print_wide, results_table, verdict_summary
     from litmus.run.config import load_stress
     from litmus.run.registry import make_backend
     from litmus.session import run_config
@@ -424,7 +424,7 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
     if where.get("interrupted"):  # (a results file a frame still holds open is then flushed and closed)
         click.echo(_interrupted_run(where, paths, backend), err=True)
         sys.exit(130)
-    Console().print(results_table(results, title=f"{backend_obj.name}: {len(results)} variants"))
+    print_wide(results_table(results, title=f"{backend_obj.name}: {len(results)} variants"))
     summary = verdict_summary(results)
     Console().print(", ".join(f"{k}: {v}" for k, v in sorted(summary.items())))
     if summary.get("VIOLATION"):

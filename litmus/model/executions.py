@@ -291,22 +291,29 @@ def orders_of(pairs_rel: Rel, base: Rel,
 
 def _orient(c: Rel, todo: list[tuple[int, int]], k: int,
             viable: Callable[[Rel], bool]) -> Iterator[Rel]:
-    while k < len(todo):
-        i, j = todo[k]
-        if (c[i] >> j) & 1 or (c[j] >> i) & 1:
+    """Every way to order the pairs ``todo[k:]`` left unordered in ``c`` (closed under
+    transitivity) that ``viable`` keeps, depth first, ``(i, j)`` before ``(j, i)``.
+
+    An explicit stack rather than recursion: the depth is the number of pairs, which the input
+    controls (many ``fence.sc`` make many pairs).
+    """
+    stack: list[tuple[Rel, int]] = [(c, k)]
+    while stack:
+        c, k = stack.pop()
+        while k < len(todo) and ((c[todo[k][0]] >> todo[k][1]) & 1 or (c[todo[k][1]] >> todo[k][0]) & 1):
             k += 1
+        if k == len(todo):
+            yield c
             continue
-        break
-    else:
-        yield c
-        return
-    i, j = todo[k]
-    for a, b in ((i, j), (j, i)):
-        succ = (1 << b) | c[b]
-        bit_a = 1 << a
-        c2 = [row | succ if (x == a or row & bit_a) else row for x, row in enumerate(c)]
-        if k + 1 == len(todo) or viable(c2):
-            yield from _orient(c2, todo, k + 1, viable)
+        i, j = todo[k]
+        children = []
+        for a, b in ((i, j), (j, i)):
+            succ = (1 << b) | c[b]
+            bit_a = 1 << a
+            c2 = [row | succ if (x == a or row & bit_a) else row for x, row in enumerate(c)]
+            if k + 1 == len(todo) or viable(c2):
+                children.append((c2, k + 1))
+        stack.extend(reversed(children))
 
 
 def _finals(model: Model, plan: _Plan, ev: Evaluator, frame: Frame,

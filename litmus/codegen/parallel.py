@@ -125,8 +125,13 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
            f'    """{test.id}: parallel mode, every program plays every role; roles: {list(entry.roles)}."""',
            "    pid = tl.program_id(0)"]
     out += ["    " + line for line in lines[:cut + 1]]
-    out.append("    for it in range(n_instances // per_iter):")
-    out += ["        " + line for line in lines[cut + 1:]]
+    if options.backend == "interpreter":
+        # triton 3.6's interpreter cannot take a runtime tensor as range()'s bound
+        out += ["    it = 0", "    while it < n_instances // per_iter:"]
+        out += ["        " + line for line in lines[cut + 1:]] + ["        it += 1"]
+    else:
+        out.append("    for it in range(n_instances // per_iter):")
+        out += ["        " + line for line in lines[cut + 1:]]
     return "\n".join(out) + "\n"
 
 

@@ -32,7 +32,8 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def results(litmus_cache: Path) -> dict:
-    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)  # keep carried packages
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=path)
     proc = subprocess.run([sys.executable, "-m", "tests.codegen.interp_runner", json.dumps(CASES)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -533,13 +533,12 @@ def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, t
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from litmus.model import check
     from litmus.report.jsonl import append_record
     from litmus.run.registry import make_backend
     from litmus.spec import load_tests
-    from litmus.tune import trial_record, trials_text, tune as search, write_stress
+    from litmus.tune import trial_record, trials_text, tunable, tune as search, write_stress
 
-    tests = [t for t in load_tests(paths, variant) if check(t, "ptx").target_reachable]
+    tests = tunable(load_tests(paths, variant))
     console = Console(stderr=True)
     backend_obj = make_backend(backend)
     try:

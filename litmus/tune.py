@@ -81,6 +81,19 @@ def score(trial: Trial) -> tuple[float, float]:
 
 TrialHook = Callable[[Trial], None]
 
+NOTHING_TO_TUNE = "litmus tune: no variant to tune; name patterns whose target the model allows"
+
+
+def tunable(tests: Sequence[LitmusTest]) -> list[LitmusTest]:
+    """The mutants among ``tests`` (the PTX model allows their target: something to show);
+    raises :class:`LitmusError` when there are none."""
+    from litmus.model import check
+
+    kept = [t for t in tests if check(t, "ptx").target_reachable]
+    if not kept:
+        raise LitmusError(NOTHING_TO_TUNE)
+    return kept
+
 
 def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds: float, seed: int = 0,
          instances: int | None = None, baseline: Stress | None = PRESETS["default"],
@@ -88,7 +101,7 @@ def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds:
     """Run ``trials`` random environments (plus ``baseline`` first, when given) on ``tests``,
     each variant for ``seconds``; return the trials, best first (see :func:`score`)."""
     if not tests:
-        raise LitmusError("litmus tune: no variant to tune; name patterns whose target the model allows")
+        raise LitmusError(NOTHING_TO_TUNE)
     rng = random.Random(seed)
     envs = ([baseline] if baseline is not None else []) + [draw(rng, name=f"trial{k}") for k in range(trials)]
     done: list[Trial] = []

@@ -71,3 +71,16 @@ def test_every_draw_is_a_valid_environment_that_survives_the_file_round_trip(see
 def test_the_default_preset_is_the_baseline_trial() -> None:
     ranked = tune([SB], StrideLover(), trials=1, seconds=0.001, seed=0)
     assert any(t.index == 0 and t.stress == PRESETS["default"] for t in ranked)
+
+
+def test_only_mutants_are_tunable_and_none_is_an_error() -> None:
+    import pytest
+
+    from litmus.errors import LitmusError
+    from litmus.spec import find_pattern
+    from litmus.tune import tunable
+
+    tests = find_pattern("MP[relaxed-xgpu-sys]") + find_pattern("MP[relacq-xgpu-sys]")
+    assert [t.variant for t in tunable(tests)] == ["relaxed-xgpu-sys"]
+    with pytest.raises(LitmusError, match="no variant to tune"):
+        tunable(find_pattern("MP[relacq-xgpu-sys]"))

@@ -50,7 +50,6 @@ class Match:
     requirement: Requirement
     lines: tuple[int, ...]
     anchor_line: int | None
-    shape: str = ""  # the accepted code shape that matched (Shape.render())
 
 
 @dataclass
@@ -251,7 +250,7 @@ def match_text(test: LitmusTest, target: str, text: str) -> tuple[list[Match], l
         shape, idx = got
         end[j] = idx[-1] if idx else start - 1
         anchor = instrs[idx[shape.anchor]].line if idx else None
-        matches.append(Match(req, tuple(instrs[i].line for i in idx), anchor, shape.render()))
+        matches.append(Match(req, tuple(instrs[i].line for i in idx), anchor))
     return matches, findings
 
 

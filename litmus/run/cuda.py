@@ -176,6 +176,7 @@ class CudaBackend:
         self._stress_kernel: Any = None
         self._scratch: Any = None
         self._setup: _Setup | None = None
+        self._hazards: dict[LitmusTest, list[str]] = {}
 
     # ------------------------------------------------------------------ Backend protocol
 
@@ -212,8 +213,6 @@ class CudaBackend:
         starves = self.parallel_hazards(test) if config.stress.launch == "parallel" else []
         if config.stress.launch == "parallel" and not starves:
             return self._run_parallel(test, config, round_index)
-        import torch
-
         from litmus.run.buffers import perm_tensor
 
         t0 = time.perf_counter()
@@ -222,19 +221,10 @@ class CudaBackend:
         init_strided(setup.layout, setup.heaps, spec.plan)
         setup.out.zero_()
         perms = round_permutations(setup.layout, spec.n_instances, config, round_index)
-        perm = perm_tensor(perms, self.device)
         header = control_header(config.stress, round_seed(config, round_index), self.barrier_group, spec.grid[0])
-        setup.control[: len(header)].copy_(torch.tensor(header, dtype=torch.int32))
         stress = stress_launch(config.stress)
-        torch.cuda.synchronize(self.device)
-        k0 = time.perf_counter()
-        if stress is not None:
-            self._launch_stress(stress, round_seed(config, round_index))
-        setup.kernel[spec.grid](*spec.args(setup.table, setup.out, perm), BLOCK=spec.block,
-                                num_warps=self.num_warps)
-        torch.cuda.synchronize(self.device)
-        kernel_seconds = time.perf_counter() - k0
-        rows = self._count(setup)
+        kernel_seconds, rows = self._launch(setup, perm_tensor(perms, self.device), header, stress,
+                                            round_seed(config, round_index))
         return Round(rows=rows, instances=spec.n_instances, seconds=time.perf_counter() - t0,
                      extra={"kernel_seconds": kernel_seconds, "seed": round_seed(config, round_index),
                             "perms": perms, "fallbacks": list(setup.fallbacks),
@@ -242,15 +232,32 @@ class CudaBackend:
                             **({"parallel_fallback": starves} if starves else {}),
                             "barrier_group": header[harness.GROUP], "pre_stress": header[harness.PRE_ITERS]})
 
+    def _launch(self, setup: _Setup, perm: Any, header: list[int], stress: StressLaunch | None,
+                seed: int) -> tuple[float, list[Row]]:
+        """Write the control header, launch the memory stress (if any) and the test kernel, wait,
+        and count the round: ``(kernel seconds, rows)``."""
+        import torch
+
+        setup.control[: len(header)].copy_(torch.tensor(header, dtype=torch.int32))
+        torch.cuda.synchronize(self.device)
+        k0 = time.perf_counter()
+        if stress is not None:
+            self._launch_stress(stress, seed)
+        spec = setup.spec
+        setup.kernel[spec.grid](*spec.args(setup.table, setup.out, perm), BLOCK=spec.block,
+                                num_warps=self.num_warps)
+        torch.cuda.synchronize(self.device)
+        kernel_seconds = time.perf_counter() - k0
+        return kernel_seconds, self._count(setup)
+
     def parallel_hazards(self, test: LitmusTest) -> list[str]:
         """Why parallel mode would starve ``test``'s spins (then the round runs in grid mode),
         or an empty list (:func:`litmus.codegen.parallel.spin_hazards`, cached per test)."""
         from litmus.codegen.parallel import spin_hazards
 
-        cache = self.__dict__.setdefault("_hazards", {})
-        if test not in cache:
-            cache[test] = spin_hazards(test)
-        return cache[test]
+        if test not in self._hazards:
+            self._hazards[test] = spin_hazards(test)
+        return self._hazards[test]
 
     def close(self) -> None:
         """Free the device buffers."""
@@ -328,8 +335,6 @@ class CudaBackend:
     def _run_parallel(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
         """One round in codegen's parallel mode: G resident programs, each playing every role
         (:mod:`litmus.codegen.parallel`), seeded rows and barrier choice (seed ``config.seed + round``)."""
-        import torch
-
         from litmus.run.buffers import perm_tensor
         from litmus.run.parallel import join_words, parallel_permutations
 
@@ -345,18 +350,8 @@ class CudaBackend:
         if config.stress.kernel_barrier:
             for word, value in join_words(spec.progs_per_role, config.stress.barrier_pct, seed).items():
                 header[word] = value
-        setup.control[: len(header)].copy_(torch.tensor(header, dtype=torch.int32))
-        perm = perm_tensor(perms, self.device)
         stress = stress_launch(config.stress)
-        torch.cuda.synchronize(self.device)
-        k0 = time.perf_counter()
-        if stress is not None:
-            self._launch_stress(stress, seed)
-        setup.kernel[spec.grid](*spec.args(setup.table, setup.out, perm), BLOCK=spec.block,
-                                num_warps=self.num_warps)
-        torch.cuda.synchronize(self.device)
-        kernel_seconds = time.perf_counter() - k0
-        rows = self._count(setup)
+        kernel_seconds, rows = self._launch(setup, perm_tensor(perms, self.device), header, stress, seed)
         return Round(rows=rows, instances=spec.n_instances, seconds=time.perf_counter() - t0,
                      extra={"kernel_seconds": kernel_seconds, "seed": seed, "perms": perms,
                             "fallbacks": list(setup.fallbacks), "mem_stress": stress is not None,

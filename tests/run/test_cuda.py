@@ -131,13 +131,27 @@ def cuda_backend():
 def test_gpu_mp_release_acquire_is_correct(cuda_backend):
     from litmus.session import run_tests
 
-    [res] = run_tests([irs.mp_release_acquire()], cuda_backend, RunConfig(iterations=3, instances=1 << 16))
+    grid = RunConfig(iterations=3, instances=1 << 16, stress=PRESETS["grid"])
+    [res] = run_tests([irs.mp_release_acquire()], cuda_backend, grid)
     assert res.verdict.verdict == "correct" and res.verdict.instances == 3 << 16
     d = cuda_backend.describe()
     import torch
 
     major, minor = torch.cuda.get_device_capability()
     assert d["arch"] == f"sm_{major}{minor}"
+
+
+@pytest.mark.gpu
+def test_gpu_default_parallel_launch_runs_whole_iterations_of_resident_programs(cuda_backend):
+    from litmus.session import run_tests
+
+    r = cuda_backend.run_round(irs.mp_release_acquire(), RunConfig(instances=1 << 16), 0)
+    assert r.extra["launch"] == "parallel"
+    per_iteration = r.extra["programs"] * cuda_backend.block
+    assert r.instances == r.extra["iterations"] * per_iteration >= 1 << 16
+    assert r.instances - per_iteration < 1 << 16  # rounded up to whole iterations, no further
+    [res] = run_tests([irs.mp_release_acquire()], cuda_backend, RunConfig(iterations=3, instances=1 << 16))
+    assert res.verdict.verdict == "correct" and res.verdict.instances == 3 * r.instances
 
 
 @pytest.mark.gpu

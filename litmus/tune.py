@@ -102,6 +102,9 @@ def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds:
     each variant for ``seconds``; return the trials, best first (see :func:`score`)."""
     if not tests:
         raise LitmusError(NOTHING_TO_TUNE)
+    from litmus.model import check
+
+    models = {t.id: (check(t, "ptx"), check(t, "sc")) for t in tests}  # once, not once per trial
     rng = random.Random(seed)
     envs = ([baseline] if baseline is not None else []) + [draw(rng, name=f"trial{k}") for k in range(trials)]
     done: list[Trial] = []
@@ -110,7 +113,8 @@ def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds:
         seen = total = 0
         spent = 0.0
         for test in tests:
-            ran = run_variant(test, backend, config)
+            ptx, sc = models[test.id]
+            ran = run_variant(test, backend, config, ptx=ptx, sc=sc)
             seen += ran.verdict.target_count
             total += ran.verdict.instances
             spent += ran.seconds

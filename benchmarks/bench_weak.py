@@ -98,6 +98,7 @@ class TallyBackend:
         self.instances = 0
         self.rounds = 0
         self.kernel_seconds = 0.0
+        self.count_seconds = 0.0
         self.last_extra: dict[str, Any] = {}
 
     def run_round(self, test: Any, config: Any, round_index: int) -> Any:
@@ -107,6 +108,7 @@ class TallyBackend:
             self.instances += sum(int(c) for _, _, c in r.rows)
             self.rounds += 1
             self.kernel_seconds += float(r.extra.get("kernel_seconds", 0.0))
+            self.count_seconds += float(r.extra.get("count_seconds", 0.0))
             self.last_extra = r.extra
         return r
 
@@ -137,7 +139,8 @@ def run_litmus(backend: Any, test: Any, stress: Any, instances: int, seconds: fl
         w, s = count_weak(tally, test, replace(cfg, seed=seed + 2), more)
         weak, spent = weak + w, spent + s
     detail = {"variant": test.id, "stress": stress.as_dict(), "instances_per_round": tally.instances // max(1, tally.rounds),
-              "instances_requested": instances, "kernel_seconds": tally.kernel_seconds, "seed": seed,
+              "instances_requested": instances, "kernel_seconds": tally.kernel_seconds,
+              "count_seconds": tally.count_seconds, "seed": seed,
               "fallbacks": list(tally.last_extra.get("fallbacks", []))}
     return Row(test.name, f"litmus/{stress.name}", tally.instances, weak, spent, tally.rounds, detail)
 

@@ -223,19 +223,20 @@ class CudaBackend:
         perms = round_permutations(setup.layout, spec.n_instances, config, round_index)
         header = control_header(config.stress, round_seed(config, round_index), self.barrier_group, spec.grid[0])
         stress = stress_launch(config.stress)
-        kernel_seconds, rows = self._launch(setup, perm_tensor(perms, self.device), header, stress,
-                                            round_seed(config, round_index))
+        phases, rows = self._launch(setup, perm_tensor(perms, self.device), header, stress,
+                                    round_seed(config, round_index))
         return Round(rows=rows, instances=spec.n_instances, seconds=time.perf_counter() - t0,
-                     extra={"kernel_seconds": kernel_seconds, "seed": round_seed(config, round_index),
+                     extra={**phases, "seed": round_seed(config, round_index),
                             "perms": perms, "fallbacks": list(setup.fallbacks),
                             "mem_stress": stress is not None, "launch": "grid",
                             **({"parallel_fallback": starves} if starves else {}),
                             "barrier_group": header[harness.GROUP], "pre_stress": header[harness.PRE_ITERS]})
 
     def _launch(self, setup: _Setup, perm: Any, header: list[int], stress: StressLaunch | None,
-                seed: int) -> tuple[float, list[Row]]:
+                seed: int) -> tuple[dict[str, float], list[Row]]:
         """Write the control header, launch the memory stress (if any) and the test kernel, wait,
-        and count the round: ``(kernel seconds, rows)``."""
+        and count the round: ``(phase seconds, rows)``; the phases are ``kernel_seconds`` (launch
+        to completion) and ``count_seconds`` (counting the outcomes, host round trips included)."""
         import torch
 
         setup.control[: len(header)].copy_(torch.tensor(header, dtype=torch.int32))
@@ -247,8 +248,9 @@ class CudaBackend:
         setup.kernel[spec.grid](*spec.args(setup.table, setup.out, perm), BLOCK=spec.block,
                                 num_warps=self.num_warps)
         torch.cuda.synchronize(self.device)
-        kernel_seconds = time.perf_counter() - k0
-        return kernel_seconds, self._count(setup)
+        c0 = time.perf_counter()
+        rows = self._count(setup)
+        return {"kernel_seconds": c0 - k0, "count_seconds": time.perf_counter() - c0}, rows
 
     def parallel_hazards(self, test: LitmusTest) -> list[str]:
         """Why parallel mode would starve ``test``'s spins (then the round runs in grid mode),
@@ -351,9 +353,9 @@ class CudaBackend:
             for word, value in join_words(spec.progs_per_role, config.stress.barrier_pct, seed).items():
                 header[word] = value
         stress = stress_launch(config.stress)
-        kernel_seconds, rows = self._launch(setup, perm_tensor(perms, self.device), header, stress, seed)
+        phases, rows = self._launch(setup, perm_tensor(perms, self.device), header, stress, seed)
         return Round(rows=rows, instances=spec.n_instances, seconds=time.perf_counter() - t0,
-                     extra={"kernel_seconds": kernel_seconds, "seed": seed, "perms": perms,
+                     extra={**phases, "seed": seed, "perms": perms,
                             "fallbacks": list(setup.fallbacks), "mem_stress": stress is not None,
                             "launch": "parallel", "programs": spec.progs_per_role,
                             "iterations": spec.n_instances // (spec.progs_per_role * spec.block),

@@ -161,8 +161,11 @@ def test_gpu_mislabelled_is_violation_and_heavy_stress_runs(cuda_backend):
     cfg = RunConfig(iterations=2, instances=1 << 14, stress=PRESETS["heavy"])
     [res] = run_tests([irs.mp_payload_first_mislabelled()], cuda_backend, cfg)
     assert res.verdict.verdict == "VIOLATION" and res.verdict.instances == 2 << 14
-    r = cuda_backend.run_round(irs.spin_never(), RunConfig(instances=256, spin_bound=8), 0)
-    assert [(late, n) for _, late, n in r.rows] == [(True, 256)]
+    grid = cuda_backend.run_round(irs.spin_never(), RunConfig(instances=256, spin_bound=8, stress=PRESETS["grid"]), 0)
+    assert [(late, n) for _, late, n in grid.rows] == [(True, 256)]
+    # the parallel default rounds up to whole iterations of its resident programs
+    par = cuda_backend.run_round(irs.spin_never(), RunConfig(instances=256, spin_bound=8), 0)
+    assert par.extra["launch"] == "parallel" and [(late, n) for _, late, n in par.rows] == [(True, par.instances)]
 
 
 @pytest.mark.gpu
@@ -209,3 +212,16 @@ def test_threads_sharing_a_cta_share_the_instance_permutation() -> None:
     assert perms == {"0"}, perms
     aliases = re.findall(r"i_T(\d+) = i_T0\n", role0)
     assert len(aliases) == len(shared) - 1, aliases
+
+
+@pytest.mark.gpu
+def test_gpu_one_pass_count_equals_count_rows_on_a_real_round(cuda_backend):
+    from litmus.run.buffers import count_rows
+
+    test = irs.mp_payload_first_mislabelled()
+    r = cuda_backend.run_round(test, RunConfig(instances=1 << 20), 0)
+    setup = cuda_backend._setup
+    plan = setup.spec.plan
+    slow = count_rows([setup.out], setup.heaps, setup.layout, (plan.loc_stride, plan.inst_stride))
+    key = lambda rows: sorted((sorted(s.items()), late, n) for s, late, n in rows)  # noqa: E731
+    assert key(r.rows) == key(slow) and sum(n for *_, n in r.rows) == r.instances

@@ -1,0 +1,180 @@
+"""Counting a round's outcomes in one Triton pass on the device (``OutcomeCounter``).
+
+:func:`litmus.run.buffers.count_rows` counts with torch: bounds of every column, a mixed-radix
+key built column by column, ``bincount``.  On an H200 that took twice the test kernel's own time
+per round (each column of the row-major ``out`` is a strided pass over all of it, and a
+``bincount`` of 1.7e7 keys into a handful of bins is contended).  Here one kernel reads every
+observable of an instance once, builds the key in registers, keeps a histogram per program
+(``tl.histogram``) and adds it to a global one: a round costs one pass and one host round trip.
+
+The key's value ranges (lowest value and radix per column) are the previous round's: a value
+outside them lands in an overflow bin, and then the round's bounds are read again and it is
+counted once more, so a count is exact whatever the values.  Key spaces larger than
+:data:`MAX_BINS` go to ``count_rows``.  The status column counts as timed out / not (0 or 1).
+
+Imports torch and triton lazily; the kernel runs under the Triton interpreter too (tests).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
+
+from litmus.codegen.layout import Layout
+from litmus.run.backend import Row
+
+if TYPE_CHECKING:
+    import torch
+
+MAX_BINS = 1 << 12
+"""Largest key space (outcome tuples x timed out) counted by the kernel; larger ones use ``count_rows``."""
+
+COUNT_BLOCK = 2048
+"""Instances per program of the count kernel."""
+
+_COUNT_SOURCE = '''"""litmus: one-pass outcome histogram (litmus.run.counting)."""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def litmus_count(cols, strides, lows, radix, hist, n, NCOLS: tl.constexpr, STATUS: tl.constexpr,
+                 SPACE: tl.constexpr, NB: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    i = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    live = i < n
+    key = tl.zeros([BLOCK], dtype=tl.int32)
+    ok = live
+    for c in tl.static_range(NCOLS):
+        base = tl.load(cols + c).to(tl.pointer_type(tl.int32))
+        v = tl.load(base + i * tl.load(strides + c), mask=live, other=0)
+        if STATUS and c == NCOLS - 1:
+            v = (v != 0).to(tl.int32)
+        d = v - tl.load(lows + c)
+        r = tl.load(radix + c)
+        ok = ok & (d >= 0) & (d < r)
+        key = key * r + tl.where(ok, d, 0)
+    # bin SPACE: a value outside the given ranges; bin SPACE + 1: lanes past n
+    key = tl.where(ok, key, tl.where(live, SPACE, SPACE + 1))
+    tl.atomic_add(hist + tl.arange(0, NB), tl.histogram(key, NB))
+'''
+
+
+def count_kernel_source() -> str:
+    """Source of the ``litmus_count`` Triton kernel (a real module; load it from a file)."""
+    return _COUNT_SOURCE
+
+
+def load_count_kernel(interpret: bool = False) -> Any:
+    """The ``litmus_count`` kernel, imported from a file in the litmus kernel cache."""
+    from litmus.codegen.loader import cache_root, load_module
+
+    text = count_kernel_source()
+    path = cache_root() / "kernels" / f"litmus_count_{hashlib.sha256(text.encode()).hexdigest()[:16]}.py"
+    return load_module(path, text, interpret).litmus_count
+
+
+@dataclass(frozen=True)
+class Ranges:
+    """Lowest value and radix of each counted column (status last, as 0/1)."""
+
+    lows: tuple[int, ...]
+    radix: tuple[int, ...]
+
+    @property
+    def space(self) -> int:
+        """Number of distinct keys."""
+        return math.prod(self.radix)
+
+    def decode(self, key: int) -> tuple[int, ...]:
+        """The column values of ``key`` (mixed radix, first column most significant)."""
+        digits = []
+        for r in reversed(self.radix):
+            key, d = divmod(key, r)
+            digits.append(d)
+        return tuple(low + d for low, d in zip(self.lows, reversed(digits)))
+
+
+def _bins(space: int) -> int:
+    """Histogram bins for ``space`` keys plus the two spare bins: a power of two."""
+    return 1 << (space + 1).bit_length()
+
+
+class OutcomeCounter:
+    """Counts rounds of one device's kernels (``count`` has ``count_rows``'s contract).
+
+    Keeps the last round's value ranges per layout, so a steady run costs one pass per round.
+    ``interpret=True`` runs the kernel under the Triton interpreter (CPU tensors).
+    """
+
+    def __init__(self, interpret: bool = False) -> None:
+        self.interpret = interpret
+        self._kernel: Any = None
+        self._ranges: dict[str, Ranges] = {}
+        self.recounts = 0  # rounds counted twice because a value left the previous ranges
+
+    def count(self, out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout: Layout,
+              strides: tuple[int, int]) -> list[Row]:
+        """``(state, timed out, count)`` rows of every instance of a round (see ``count_rows``).
+
+        Raises ``RuntimeError`` if the counts do not add up to the instances.
+        """
+        from litmus.run.buffers import count_rows, outcome_columns
+
+        cols = outcome_columns(out, heaps, layout, strides) + [out[:, layout.status_column]]
+        n = out.shape[0]
+        ranges = self._ranges.get(layout.test_id)
+        if ranges is None:
+            ranges = self._bounds(cols)
+        if ranges.space > MAX_BINS:
+            self._ranges.pop(layout.test_id, None)
+            return count_rows([out], heaps, layout, strides)
+        hist = self._histogram(cols, ranges, n)
+        if hist[ranges.space]:  # some value outside the ranges: read them again, count again
+            self.recounts += 1
+            ranges = self._bounds(cols)
+            if ranges.space > MAX_BINS:
+                self._ranges.pop(layout.test_id, None)
+                return count_rows([out], heaps, layout, strides)
+            hist = self._histogram(cols, ranges, n)
+        self._ranges[layout.test_id] = ranges
+        total = sum(hist[: ranges.space])
+        if total != n or hist[ranges.space]:
+            raise RuntimeError(f"{layout.test_id}: histogram counts {total} outcomes for {n} rows")
+        keys = layout.observables
+        rows: list[Row] = []
+        for k, c in enumerate(hist[: ranges.space]):
+            if c:
+                values = ranges.decode(k)
+                rows.append((dict(zip(keys, values[:-1])), bool(values[-1]), c))
+        return rows
+
+    @staticmethod
+    def _bounds(cols: Sequence["torch.Tensor"]) -> Ranges:
+        """The columns' value ranges (one host round trip); status as 0/1."""
+        import torch
+
+        bounds = torch.stack([torch.stack(c.aminmax()).to(torch.int64) for c in cols[:-1]]).tolist() if len(cols) > 1 else []
+        lows = tuple(lo for lo, _ in bounds) + (0,)
+        radix = tuple(hi - lo + 1 for lo, hi in bounds) + (2,)
+        return Ranges(lows, radix)
+
+    def _histogram(self, cols: Sequence["torch.Tensor"], ranges: Ranges, n: int) -> list[int]:
+        """Counts per key, then the out-of-range and the spare bin (one host round trip)."""
+        import torch
+
+        if self._kernel is None:
+            self._kernel = load_count_kernel(self.interpret)
+        device = cols[0].device
+        addresses = torch.tensor([c.data_ptr() for c in cols], dtype=torch.int64, device=device)
+        strides = torch.tensor([c.stride(0) for c in cols], dtype=torch.int64, device=device)
+        lows = torch.tensor(ranges.lows, dtype=torch.int32, device=device)
+        radix = torch.tensor(ranges.radix, dtype=torch.int32, device=device)
+        nb = _bins(ranges.space)
+        hist = torch.zeros(nb, dtype=torch.int32, device=device)
+        grid = (max(1, -(-n // COUNT_BLOCK)),)
+        self._kernel[grid](addresses, strides, lows, radix, hist, n, NCOLS=len(cols), STATUS=True,
+                           SPACE=ranges.space, NB=nb, BLOCK=COUNT_BLOCK)
+        return hist.tolist()[: ranges.space + 1]

@@ -1,0 +1,60 @@
+"""Compare ``OutcomeCounter`` (the one-pass Triton count, under the interpreter) with
+``count_rows`` on seeded random rounds; run as a subprocess with TRITON_INTERPRET=1.
+
+Prints one JSON object: per case the two row lists' agreement, the counter's recounts and
+whether the case's key space was over ``MAX_BINS`` (then the counter hands over to count_rows).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+
+assert os.environ.get("TRITON_INTERPRET") == "1", "run with TRITON_INTERPRET=1"
+
+import torch  # noqa: E402
+
+from litmus.codegen import CodegenOptions, generate  # noqa: E402
+from litmus.run.buffers import count_rows, heap_plan, make_out  # noqa: E402
+from litmus.run.counting import MAX_BINS, OutcomeCounter  # noqa: E402
+from litmus.spec import load_tests  # noqa: E402
+
+
+def _round(layout, n: int, stride: int, lo: int, hi: int, rng: random.Random):
+    """Random heaps and out for ``n`` instances, values in ``[lo, hi]``, some timed out."""
+    g = torch.Generator().manual_seed(rng.randrange(1 << 30))
+    plan = heap_plan(layout, n, stride)
+    heaps = [torch.randint(lo, hi + 1, (plan.words,), dtype=torch.int32, generator=g) for _ in range(layout.n_ranks)]
+    out = make_out(layout, n)
+    out[:, :-1] = torch.randint(lo, hi + 1, out[:, :-1].shape, dtype=torch.int32, generator=g)
+    out[:, -1] = torch.randint(0, 2, (n,), dtype=torch.int32, generator=g) * rng.choice([1, 4, 6])
+    return heaps, out, (plan.loc_stride, plan.inst_stride)
+
+
+def _rows(rows):
+    return sorted((sorted(state.items()), late, count) for state, late, count in rows)
+
+
+def main() -> None:
+    cases = json.loads(sys.argv[1])
+    tests = {t.id: t for t in load_tests(["catalog"])}
+    results = []
+    for case in cases:
+        rng = random.Random(case["seed"])
+        test = tests[case["test"]]
+        layout = generate(test, CodegenOptions(backend="interpreter", block=8)).layout
+        counter = OutcomeCounter(interpret=True)
+        agree = []
+        spaces = []
+        for lo, hi in case["ranges"]:  # rounds in order: a later, wider range forces a recount
+            heaps, out, strides = _round(layout, case["n"], case["stride"], lo, hi, rng)
+            agree.append(_rows(counter.count(out, heaps, layout, strides)) == _rows(count_rows([out], heaps, layout, strides)))
+            spaces.append((hi - lo + 1) ** len(layout.observables) * 2)
+        results.append({"agree": agree, "recounts": counter.recounts, "over": [s > MAX_BINS for s in spaces]})
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()

@@ -348,7 +348,8 @@ def _default_out(backend: str) -> str:
                    "--iterations still cap it.")
 @click.option("--stress", default="default", show_default=True,
               help=f"Stress preset ({', '.join(PRESETS)}) or a JSON file of Stress parameters (as 'litmus tune' "
-                   "writes); see docs/performance.md for what each shows on an H200.")
+                   "writes); a file of several environments is a rotation: round k of each variant runs "
+                   "environment k mod n. See docs/performance.md for what each shows on an H200.")
 @click.option("--out", "-o", default=None,
               help="JSON Lines results file; one record is appended per finished variant. "
                    "Default: litmus-results/<backend>-<time>.jsonl")
@@ -386,7 +387,7 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
     from rich.console import Console
 
     from litmus.report.table import print_wide, results_table, verdict_summary
-    from litmus.run.config import load_stress
+    from litmus.run.config import load_stresses
     from litmus.run.registry import make_backend
     from litmus.session import run_config
     from litmus.spec import load_tests
@@ -394,7 +395,7 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
     where: dict[str, Any] = {"stage": "loading the tests"}
     try:
         tests = load_tests(paths, variant)
-        stress_cfg = load_stress(stress)
+        stress_cfg = load_stresses(stress)
         console = Console(stderr=True)
         ranks = _parse_ranks(ranks_text)
         if backend != "ranks" and (world_size is not None or ranks is not None):
@@ -506,11 +507,14 @@ def _run_with_progress(tests: Sequence[Any], backend: Any, config: Any, out: Any
               help="Seed of the search and of every run: the same seed draws the same environments.")
 @click.option("--out", "-o", default="tuned.json", show_default=True,
               help="Where to write the best environment: a stress JSON file for 'litmus run --stress FILE'.")
+@click.option("--keep", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Write a rotation of up to this many environments: the best, then those that witness "
+                   "variants the ones before did not ('litmus run' cycles through them round by round).")
 @click.option("--log", "log_path", default=None,
               help="Also write every trial (settings, rate, counts) as JSON Lines here.")
 @_friendly
 def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, time_budget: float,
-         instances: int | None, seed: int, out: str, log_path: str | None) -> None:
+         instances: int | None, seed: int, out: str, keep: int, log_path: str | None) -> None:
     """Search for the stress settings under which weak behaviour shows most often.
 
     Random search in the manner of MC Mutants: each trial draws every stress parameter
@@ -526,6 +530,7 @@ def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, t
     Examples:
       litmus tune MP SB LB --variant 'relaxed-*' --trials 30 -t 0.5 --out docs/results/h200-tuned.json
       litmus tune MP --variant relaxed-xgpu-sys --backend cpu --trials 3 -t 0.2 --instances 256
+      litmus tune catalog/ --trials 16 -t 0.3 --keep 3 --out rotation.json
       litmus run catalog/ --stress docs/results/h200-tuned.json
     """
     from pathlib import Path
@@ -536,7 +541,7 @@ def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, t
     from litmus.report.jsonl import append_record
     from litmus.run.registry import make_backend
     from litmus.spec import load_tests
-    from litmus.tune import trial_record, trials_text, tunable, tune as search, write_stress
+    from litmus.tune import pick_rotation, trial_record, trials_text, tunable, tune as search, write_stress
 
     tests = tunable(load_tests(paths, variant))
     console = Console(stderr=True)
@@ -558,9 +563,14 @@ def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, t
     finally:
         backend_obj.close()
     click.echo(trials_text(ranked))
-    best = write_stress(Path(out), ranked[0].stress)
+    chosen = pick_rotation(ranked, keep)
+    loaded = write_stress(Path(out), [t.stress for t in chosen])
     click.echo(f"best: {ranked[0].stress.name}, {ranked[0].rate:.4g} target outcomes/s; written to {out} "
-               f"(litmus run --stress {out}); as loaded: {best.name}")
+               f"(litmus run --stress {out}); as loaded: {', '.join(s.name for s in loaded)}")
+    if keep > 1:
+        witnessed = {v for t in chosen for v, n in t.seen_by.items() if n}
+        click.echo(f"rotation of {len(chosen)}: {', '.join(t.stress.name for t in chosen)}; together they "
+                   f"witnessed {len(witnessed)} of {len(tests)} variant(s)")
 
 
 @main.command()

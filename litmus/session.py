@@ -20,7 +20,7 @@ from litmus.ir import LitmusTest
 from litmus.model import ModelResult, check
 from litmus.report.jsonl import append_record, finished_ids
 from litmus.run.backend import Backend, Row, merge_rows
-from litmus.run.config import RunConfig, Stress, load_stress
+from litmus.run.config import RunConfig, Stress, load_stresses
 
 DEFAULT_ITERATIONS = 4
 """Rounds per variant when neither iterations nor a time budget is given."""
@@ -63,14 +63,18 @@ def run_config(
     time_budget: float | None = None,
     instances: int | None = None,
     seed: int = 0,
-    stress: str | Stress = "default",
+    stress: str | Stress | Sequence[Stress] = "default",
     default_iterations: int = DEFAULT_ITERATIONS,
     stop_bound: float | None = None,
 ) -> RunConfig:
     """The run configuration for ``backend``: a time budget overrides iterations (else
     ``iterations`` or ``default_iterations`` rounds); instances default to the backend's own;
-    ``stress`` is a preset name, a JSON file or a :class:`Stress`; ``stop_bound`` ends a variant
-    early once its evidence is in (see :func:`run_variant`)."""
+    ``stress`` is a preset name, a JSON file (one environment or a rotation), a :class:`Stress`
+    or several (a rotation: round ``k`` runs the ``k``-th modulo their number); ``stop_bound``
+    ends a variant early once its evidence is in (see :func:`run_variant`)."""
+    envs = (stress,) if isinstance(stress, Stress) else load_stresses(stress) if isinstance(stress, str) else tuple(stress)
+    if not envs:
+        raise LitmusError("run_config: stress is an empty rotation; give at least one environment")
     if instances is None:
         instances = int(backend.describe().get("default_instances", 1 << 16))
     return RunConfig(
@@ -78,7 +82,8 @@ def run_config(
         time_budget=time_budget,
         instances=int(instances),
         seed=seed,
-        stress=stress if isinstance(stress, Stress) else load_stress(stress),
+        stress=envs[0],
+        rotation=envs[1:],
         stop_bound=stop_bound,
     )
 
@@ -92,6 +97,8 @@ def run_variant(
     sc: ModelResult | None = None,
 ) -> VariantRun:
     """Run one variant until its iterations or time budget are spent, and classify it.
+
+    Round ``k`` runs in environment ``k`` of ``config.environments`` (modulo their number).
 
     With ``config.stop_bound``, the variant also stops as soon as the evidence is in: its target
     outcome was seen (a witness, or a violation), or the 95 % bound 3/N over the N completed
@@ -108,7 +115,7 @@ def run_variant(
     warm = start
     total = completed = 0
     while True:
-        r = backend.run_round(test, config, rounds)
+        r = backend.run_round(test, config.for_round(rounds), rounds)
         rounds += 1
         if sum(n for _, _, n in r.rows) != r.instances:
             raise ChecksumError(

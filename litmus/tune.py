@@ -6,7 +6,8 @@ Each trial draws a :class:`~litmus.run.config.Stress` from :data:`SPACE` with a 
 runs every chosen variant for a fixed time budget through :func:`litmus.session.run_variant`,
 and scores it by the target outcomes seen per second (the target of a mutant is its weak
 outcome).  The best environment is written as a stress JSON file that ``litmus run --stress
-FILE`` takes.
+FILE`` takes; with ``--keep N`` the file holds a rotation of up to N environments chosen to
+cover the most variants (:func:`pick_rotation`), which a run cycles through round by round.
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ from __future__ import annotations
 import json
 import math
 import random
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.run.backend import Backend
-from litmus.run.config import PATTERNS, PRESETS, Stress, load_stress, validate_stress
+from litmus.run.config import PATTERNS, PRESETS, Stress, load_stresses, validate_stress
 from litmus.session import run_config, run_variant
 
 SPACE: dict[str, tuple[Any, ...]] = {
@@ -62,6 +63,7 @@ class Trial:
     seen: int  # target outcomes over all variants
     instances: int
     seconds: float
+    seen_by: dict[str, int] = field(default_factory=dict)  # variant id -> target outcomes
 
     @property
     def rate(self) -> float:
@@ -112,17 +114,38 @@ def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds:
         config = run_config(backend, time_budget=seconds, instances=instances, seed=seed + k, stress=env)
         seen = total = 0
         spent = 0.0
+        seen_by: dict[str, int] = {}
         for test in tests:
             ptx, sc = models[test.id]
             ran = run_variant(test, backend, config, ptx=ptx, sc=sc)
             seen += ran.verdict.target_count
+            seen_by[test.id] = ran.verdict.target_count
             total += ran.verdict.instances
             spent += ran.seconds
-        trial = Trial(k, env, seen, total, spent)
+        trial = Trial(k, env, seen, total, spent, seen_by)
         done.append(trial)
         if on_trial is not None:
             on_trial(trial)
     return sorted(done, key=score, reverse=True)
+
+
+def pick_rotation(ranked: Sequence[Trial], keep: int) -> list[Trial]:
+    """Up to ``keep`` trials for a rotation: the best (:func:`score`) first, then greedily the one
+    that witnesses the most variants none of those chosen did (ties: the better score); stops
+    early when no trial adds a variant."""
+    if not ranked or keep < 1:
+        return []
+    chosen = [ranked[0]]
+    covered = {v for v, n in ranked[0].seen_by.items() if n}
+    rest = list(ranked[1:])
+    while len(chosen) < keep and rest:
+        gain = [len({v for v, n in t.seen_by.items() if n} - covered) for t in rest]
+        best = max(range(len(rest)), key=lambda i: (gain[i], score(rest[i])))
+        if gain[best] == 0:
+            break
+        covered |= {v for v, n in rest[best].seen_by.items() if n}
+        chosen.append(rest.pop(best))
+    return chosen
 
 
 def stress_json(stress: Stress) -> dict[str, Any]:
@@ -133,11 +156,16 @@ def stress_json(stress: Stress) -> dict[str, Any]:
     return data
 
 
-def write_stress(path: Path, stress: Stress) -> Stress:
-    """Write ``stress`` as a stress JSON file and return it as ``load_stress`` reads it back."""
+def write_stress(path: Path, stresses: Stress | Sequence[Stress]) -> tuple[Stress, ...]:
+    """Write one environment (a JSON object) or several (``{"environments": [...]}``, a
+    rotation) as a stress file; return them as ``load_stresses`` reads them back."""
+    envs = [stresses] if isinstance(stresses, Stress) else list(stresses)
+    if not envs:
+        raise LitmusError(f"{path}: no environment to write")
+    doc: Any = stress_json(envs[0]) if len(envs) == 1 else {"environments": [stress_json(e) for e in envs]}
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(stress_json(stress), indent=2, sort_keys=True) + "\n")
-    return load_stress(str(path))
+    path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    return load_stresses(str(path))
 
 
 def trials_text(ranked: Sequence[Trial], top: int = 10) -> str:
@@ -156,5 +184,6 @@ def trial_record(trial: Trial) -> dict[str, Any]:
     """A JSON-ready record of one trial (for the tuning log)."""
     return {"trial": trial.stress.name, "rate": trial.rate, "per_instance": trial.per_instance,
             "seen": trial.seen, "instances": trial.instances, "seconds": round(trial.seconds, 4),
+            "seen_by": trial.seen_by,
             "stress": stress_json(trial.stress),
             "log10_rate": math.log10(trial.rate) if trial.rate > 0 else None}

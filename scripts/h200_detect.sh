@@ -4,13 +4,19 @@
 #            spinning and non-spinning patterns (no VIOLATION, spins complete); the weak-outcome
 #            benchmark, litmus side by side with the cuda-litmus-style reference kernel
 #   tune:    litmus tune on relaxed MP / SB / LB -> docs/results/h200-tuned.json (+ its trial log)
-#   catalog: the whole catalog with STRESS (default: the tuned file), at most BUDGET s per variant,
-#            each stopping once its target is seen or 3/N <= BOUND (default 1e-9), appended to
-#            docs/results/h200-detect.jsonl (--resume: call again to finish)
+#   bench:   the gpu-marked tests; bench_weak with the default, grid and tuned environments (2 s
+#            each), the tuned one also at 2^20 instances per round
+#   tune-mutants: litmus tune --keep 3 on the mutants one GPU can show that the last catalog run
+#            did not witness (MUTANTS) -> docs/results/h200-tuned-mutants.json, then the rotation
+#            docs/results/h200-rotation.json = h200-tuned.json followed by those environments
+#   catalog: the whole catalog with STRESS (default: the tuned file), INSTANCES per round (2^24),
+#            at most BUDGET s per variant, each stopping once its target is seen or 3/N <= BOUND
+#            (default 1e-9), appended to JSONL (default docs/results/h200-detect.jsonl; --resume:
+#            call again to finish)
 # Usage (repo root, on the GPU machine): bash scripts/h200_detect.sh 'smoke|tune|catalog ...' [OUT]
 #   (several phases in one call run in order, e.g. 'tune catalog')
 set -u
-phases=${1:?smoke, tune or catalog}
+phases=${1:?smoke, bench, tune, tune-mutants or catalog}
 OUT=${2:-${OUT:-/tmp/litmus-out}}
 mkdir -p "$OUT"
 source scripts/h200_env.sh
@@ -35,6 +41,32 @@ case "$what" in
     timeout 240 python3 benchmarks/bench_weak.py --backend cuda --seconds 3 \
         --stress default heavy parallel parallel-heavy --json "$OUT/bench-weak.json" 2>&1 | grep -v Warning | tee -a "$LOG"
     ;;
+  bench)
+    step "tests: gpu-marked"
+    timeout 200 python3 -m pytest -q -x -p no:cacheprovider -m gpu tests/run tests/codegen 2>&1 | tail -n 6 | tee -a "$LOG"
+    step "bench_weak: default, grid, tuned (2 s each, 2^24 instances per round), the reference"
+    timeout 200 python3 benchmarks/bench_weak.py --backend cuda --seconds 2 \
+        --stress default grid docs/results/h200-tuned.json --json "$OUT/bench-weak.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+    step "bench_weak: tuned at 2^20 instances per round"
+    timeout 100 python3 benchmarks/bench_weak.py --backend cuda --seconds 2 --instances 1048576 \
+        --stress docs/results/h200-tuned.json --json "$OUT/bench-weak-2e20.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+    ;;
+  tune-mutants)
+    MUTANTS=${MUTANTS:?the variant ids to tune on}
+    step "litmus tune --keep 3 on $(echo $MUTANTS | wc -w) unseen mutants: ${TRIALS:-10} trials, ${TBUDGET:-0.25} s each"
+    # shellcheck disable=SC2086
+    timeout 400 python3 -m litmus tune $MUTANTS --backend cuda --keep 3 --instances "${INSTANCES:-16777216}" \
+        --trials "${TRIALS:-10}" --time-budget "${TBUDGET:-0.25}" --seed 21 \
+        --out docs/results/h200-tuned-mutants.json --log "$OUT/h200-tune-mutants-trials.jsonl" 2>>"$LOG" | tee -a "$LOG"
+    python3 - <<'PY' 2>&1 | tee -a "$LOG"
+from pathlib import Path
+from litmus.run.config import load_stresses
+from litmus.tune import write_stress
+envs = load_stresses("docs/results/h200-tuned.json") + load_stresses("docs/results/h200-tuned-mutants.json")
+print("rotation:", [e.name for e in write_stress(Path("docs/results/h200-rotation.json"), envs)])
+PY
+    cp docs/results/h200-tuned-mutants.json docs/results/h200-rotation.json "$OUT/" 2>/dev/null
+    ;;
   tune)
     step "litmus tune MP SB LB (relaxed cross-CTA/GPU variants): ${TRIALS:-16} trials, ${TBUDGET:-0.3} s each"
     timeout 480 python3 -m litmus tune 'MP[relaxed-xgpu-sys]' 'SB[relaxed-sys]' 'LB[relaxed-sys]' --backend cuda \
@@ -44,9 +76,9 @@ case "$what" in
     ;;
   catalog)
     STRESS=${STRESS:-docs/results/h200-tuned.json}
-    JSONL=docs/results/h200-detect.jsonl
-    step "catalog: litmus run catalog/ --backend cuda --stress $STRESS --time-budget ${BUDGET:-1.5} --until-bound ${BOUND:-1e-9} --seed 1 --resume"
-    timeout "${RUN_TIMEOUT:-520}" python3 -m litmus run catalog/ --backend cuda --stress "$STRESS" \
+    JSONL=${JSONL:-docs/results/h200-detect.jsonl}
+    step "catalog: litmus run catalog/ --backend cuda --stress $STRESS --instances ${INSTANCES:-16777216} --time-budget ${BUDGET:-1.5} --until-bound ${BOUND:-1e-9} --seed 1 --resume"
+    timeout "${RUN_TIMEOUT:-520}" python3 -m litmus run catalog/ --backend cuda --stress "$STRESS" --instances "${INSTANCES:-16777216}" \
         --time-budget "${BUDGET:-1.5}" --until-bound "${BOUND:-1e-9}" --seed 1 --out "$JSONL" --resume \
         >"$OUT/catalog-table.txt" 2>>"$LOG"
     echo "run exit $?" | tee -a "$LOG"

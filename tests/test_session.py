@@ -13,7 +13,8 @@ from litmus.ir import Condition, Const, Expectation, Load, LitmusTest, Location,
 from litmus.report.jsonl import read_records
 from litmus.run.backend import Round
 from litmus.run.config import RunConfig
-from litmus.session import run_tests
+from litmus.errors import LitmusError
+from litmus.session import run_config, run_tests, run_variant
 
 SB = LitmusTest(
     name="SB", variant="plain", source_file="sb.yaml",
@@ -156,3 +157,30 @@ def test_until_bound_stops_once_three_over_n_reaches_the_bound() -> None:
     capped = Clean()
     run_tests([SB], capped, RunConfig(iterations=2, stop_bound=1e-12))
     assert capped.rounds == 2  # the iterations still cap it
+
+
+class Recorder(Scripted):
+    """Records the stress environment of every round it runs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.envs: list[str] = []
+
+    def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
+        self.envs.append(config.stress.name)
+        return super().run_round(test, config, round_index)
+
+
+def test_rounds_of_a_variant_rotate_through_the_environments() -> None:
+    from dataclasses import replace
+
+    from litmus.run.config import PRESETS
+
+    backend = Recorder()
+    envs = [replace(PRESETS["default"], name=n) for n in ("a", "b", "c")]
+    config = run_config(backend, iterations=5, stress=envs)
+    assert config.stress.name == "a" and [e.name for e in config.rotation] == ["b", "c"]
+    run_variant(SB, backend, config)
+    assert backend.envs == ["a", "b", "c", "a", "b"]
+    with pytest.raises(LitmusError, match="empty rotation"):
+        run_config(backend, stress=[])

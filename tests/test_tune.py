@@ -1,9 +1,10 @@
-"""litmus tune: seeded draws, the best trial wins, and the stress file round trip."""
+"""litmus tune: seeded draws, the best trial wins, rotations cover variants, and the stress
+file round trip (one environment or a rotation)."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +13,8 @@ from hypothesis import strategies as st
 
 from litmus.ir import LitmusTest
 from litmus.run.backend import Round
-from litmus.run.config import PRESETS, RunConfig, Stress, load_stress, validate_stress
-from litmus.tune import SPACE, draw, stress_json, tune, write_stress
+from litmus.run.config import PRESETS, RunConfig, Stress, load_stress, load_stresses, validate_stress
+from litmus.tune import SPACE, Trial, draw, pick_rotation, stress_json, tune, write_stress
 from tests.test_session import SB
 
 
@@ -63,9 +64,34 @@ def test_every_draw_is_a_valid_environment_that_survives_the_file_round_trip(see
     assert all(getattr(stress, k) in v for k, v in SPACE.items() if k in known)
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "best.json"
-        loaded = write_stress(path, stress)
+        [loaded] = write_stress(path, stress)
         assert stress_json(loaded) == stress_json(stress) and loaded.name == "best"
         assert load_stress(str(path)) == loaded
+        rotation = write_stress(path, [stress, PRESETS["grid"], stress])
+        assert [stress_json(s) for s in rotation] == [stress_json(stress), stress_json(PRESETS["grid"]),
+                                                      stress_json(stress)]
+        assert [s.name for s in rotation] == ["best", "best#2", "best#3"] and load_stresses(str(path)) == rotation
+
+
+def _trial(index: int, seen_by: dict[str, int], seconds: float = 1.0) -> Trial:
+    return Trial(index, replace(PRESETS["default"], name=f"trial{index}"), sum(seen_by.values()), 1000, seconds,
+                 seen_by)
+
+
+def test_a_rotation_starts_with_the_best_and_adds_only_environments_that_witness_new_variants() -> None:
+    fast = _trial(0, {"A": 900, "B": 0, "C": 0})
+    also_a = _trial(1, {"A": 800, "B": 0, "C": 0})
+    gets_b = _trial(2, {"A": 1, "B": 1, "C": 0})
+    gets_bc = _trial(3, {"A": 0, "B": 2, "C": 1})
+    ranked = sorted([fast, also_a, gets_b, gets_bc], key=lambda t: t.rate, reverse=True)
+    assert [t.index for t in pick_rotation(ranked, 1)] == [0]
+    assert [t.index for t in pick_rotation(ranked, 4)] == [0, 3]  # 3 covers B and C; then nothing new
+    assert pick_rotation([], 3) == []
+
+
+def test_tune_records_what_each_variant_showed_per_trial() -> None:
+    ranked = tune([SB], StrideLover(), trials=2, seconds=0.002, seed=1)
+    assert all(set(t.seen_by) == {SB.id} and t.seen_by[SB.id] == t.seen for t in ranked)
 
 
 def test_the_default_preset_is_the_baseline_trial() -> None:

@@ -42,11 +42,11 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     from litmus.errors import LitmusError
     from litmus.pytest_plugin.state import get_state
-    from litmus.run.config import load_stress
+    from litmus.run.config import load_stresses
 
     state = get_state(config)
     try:
-        load_stress(state.options.stress)
+        load_stresses(state.options.stress)
     except LitmusError as e:
         raise pytest.UsageError(f"--litmus-stress: {e}") from None
     if config.args_source == pytest.Config.ArgsSource.ARGS:

@@ -14,7 +14,7 @@ from litmus.pytest_plugin.backends import BackendPool
 from litmus.pytest_plugin.options import PluginOptions
 from litmus.model import ModelResult
 from litmus.pytest_plugin.result import LitmusResult
-from litmus.run.config import RunConfig, load_stress
+from litmus.run.config import RunConfig, load_stresses
 from litmus.spec import filter_variants, load_text
 
 CPU_INSTANCES = 256  # the Triton interpreter is slow; a pytest run keeps rounds small
@@ -99,7 +99,7 @@ class LitmusRunner:
         """
         try:
             test = self.load(pattern, variant)
-            stress_cfg = load_stress(stress or self.options.stress)
+            stress_cfg = load_stresses(stress or self.options.stress)
         except LitmusError as e:
             pytest.fail(str(e), pytrace=False)
         name = backend or self.options.backend

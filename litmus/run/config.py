@@ -118,10 +118,13 @@ def validate_stress(stress: Stress) -> None:
         raise LitmusError(f"{where}: parallel_programs {stress.parallel_programs} is negative; use 0 (resident) or more")
 
 
-def load_stress(spec: str) -> Stress:
-    """A stress preset by name (a key of :data:`PRESETS`) or a JSON file of parameters."""
+def load_stresses(spec: str) -> tuple[Stress, ...]:
+    """The environments of ``--stress SPEC``: a preset by name (a key of :data:`PRESETS`), or a
+    JSON file holding one object of parameters, or ``{"environments": [object, ...]}`` (a
+    rotation: round ``k`` of a variant runs environment ``k mod n``; ``litmus tune --keep N``
+    writes one).  Environments of a file are named after its stem (``stem#2``, ... after the first)."""
     if spec in PRESETS:
-        return PRESETS[spec]
+        return (PRESETS[spec],)
     path = Path(spec)
     if not path.is_file():
         raise LitmusError(
@@ -131,20 +134,42 @@ def load_stress(spec: str) -> Stress:
         data = json.loads(path.read_text())
     except json.JSONDecodeError as e:
         raise LitmusError.at(str(path), e.lineno, f"bad JSON: {e.msg}", e.colno) from None
+    if isinstance(data, dict) and set(data) == {"environments"}:
+        envs = data["environments"]
+        if not isinstance(envs, list) or not envs:
+            raise LitmusError.at(str(path), 1, '"environments" is a non-empty list of stress objects')
+        return tuple(_environment(path, env, path.stem if k == 0 else f"{path.stem}#{k + 1}", k)
+                     for k, env in enumerate(envs))
+    return (_environment(path, data, path.stem, None),)
+
+
+def _environment(path: Path, data: Any, name: str, index: int | None) -> Stress:
+    """One environment of a stress file (``index``: its place in ``environments``, if any)."""
+    where = "" if index is None else f"environments[{index}]: "
     if not isinstance(data, dict):
-        raise LitmusError.at(str(path), 1, "a stress file is a JSON object of parameters")
-    known = {f.name for f in fields(Stress)}
+        what = ('a stress file is a JSON object of parameters, or {"environments": [object, ...]}'
+                if index is None else "a stress environment is a JSON object of parameters")
+        raise LitmusError.at(str(path), 1, f"{where}{what}")
+    known = {f.name for f in fields(Stress)} - {"name"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise LitmusError.at(
-            str(path), None, f"unknown stress parameter(s) {unknown}; accepted: {sorted(known)}"
+            str(path), None, f"{where}unknown stress parameter(s) {unknown}; accepted: {sorted(known)}"
         )
-    stress = replace(PRESETS["default"], name=path.stem, **data)
+    stress = replace(PRESETS["default"], name=name, **data)
     try:
         validate_stress(stress)
     except LitmusError as e:
-        raise LitmusError.at(str(path), None, str(e)) from None
+        raise LitmusError.at(str(path), None, f"{where}{e}") from None
     return stress
+
+
+def load_stress(spec: str) -> Stress:
+    """One environment: a preset by name or a JSON file of one (see :func:`load_stresses`)."""
+    envs = load_stresses(spec)
+    if len(envs) > 1:
+        raise LitmusError.at(spec, 1, f"holds {len(envs)} environments (a rotation); one is needed here")
+    return envs[0]
 
 
 @dataclass(frozen=True)
@@ -158,9 +183,23 @@ class RunConfig:
     stress: Stress = field(default_factory=lambda: PRESETS["default"])
     spin_bound: int | None = None  # overrides each spin's bound when set
     stop_bound: float | None = None  # stop a variant once its target is seen or 3/completed <= this
+    rotation: tuple[Stress, ...] = ()  # further environments: round k runs environments[k % n]
+
+    @property
+    def environments(self) -> tuple[Stress, ...]:
+        """Every environment rounds rotate through, ``stress`` first."""
+        return (self.stress, *self.rotation)
+
+    def for_round(self, round_index: int) -> "RunConfig":
+        """The configuration round ``round_index`` runs: its environment as ``stress``, no rotation."""
+        if not self.rotation:
+            return self
+        envs = self.environments
+        return replace(self, stress=envs[round_index % len(envs)], rotation=())
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready description, stored in every result record."""
         d = asdict(self)
         d["stress"] = self.stress.as_dict()
+        d["rotation"] = [s.as_dict() for s in self.rotation]
         return d

@@ -5,7 +5,8 @@ one device.  Parallel instances: ``BLOCK`` lanes per program, ``N / BLOCK`` prog
 Stress in the manner of GPUHarbor / MC Mutants comes from ``config.stress`` (see
 :mod:`litmus.run.stress`): seeded instance shuffling (seed ``config.seed + round``), strided
 heaps, and a memory-stress kernel launched on a second CUDA stream so it runs while the test
-does.  Outcomes are counted on the device (``litmus.run.buffers.count_rows``), checksummed against N.
+does.  Outcomes are counted on the device in one pass (``litmus.run.counting.OutcomeCounter``),
+checksummed against N.
 
 ``Stress(launch="parallel")`` (the default preset) uses codegen's parallel mode instead
 (cuda-litmus style): as many programs as are resident at once (sized from the compiled kernel,
@@ -32,6 +33,7 @@ from litmus.ir import LitmusTest, Spin
 from litmus.run.backend import Round, Row
 from litmus.run.buffers import HeapPlan, heap_plan, init_strided
 from litmus.run.config import RunConfig, Stress, validate_stress
+from litmus.run.counting import OutcomeCounter
 from litmus.codegen import harness
 from litmus.run.stress import (
     control_header,
@@ -80,6 +82,9 @@ def launch_spec(layout: Layout, n_instances: int, stride: int) -> LaunchSpec:
     progs = n_instances // layout.block
     return LaunchSpec(n_instances, layout.block, progs, entry.grid(progs), heap_plan(layout, n_instances, stride))
 
+
+KEPT_SETUPS = 4
+"""Compiled kernels and buffers kept per test, one per environment of a rotation."""
 
 RESIDENT_PROGRAMS_PER_SM = 2
 """Programs of a spinning test per SM that are sure to be resident at once (see resident_instances)."""
@@ -175,8 +180,10 @@ class CudaBackend:
         self.barrier_group = RESIDENT_PROGRAMS_PER_SM * self.sm_count  # programs sure to be resident together
         self._stress_kernel: Any = None
         self._scratch: Any = None
-        self._setup: _Setup | None = None
+        self._setup: _Setup | None = None  # the last round's
+        self._setups: dict[tuple[Any, ...], _Setup] = {}  # of the current test, one per environment
         self._hazards: dict[LitmusTest, list[str]] = {}
+        self._counter = OutcomeCounter()
 
     # ------------------------------------------------------------------ Backend protocol
 
@@ -264,6 +271,7 @@ class CudaBackend:
     def close(self) -> None:
         """Free the device buffers."""
         self._setup = None
+        self._setups.clear()
         self._scratch = None
 
     def __enter__(self) -> "CudaBackend":
@@ -294,19 +302,36 @@ class CudaBackend:
         block = block_for(n, self.block)
         spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
         key = (test, n, block, config.stress.stride, spin_bound, control_words(config.stress))
-        if self._setup is not None and self._setup.key == key:
-            return self._setup
-        self._setup = None
+        if (kept := self._cached(key, test)) is not None:
+            return kept
         source = generate(test, self._options(block, spin_bound))
         module = load_kernel(source, interpret=False)
         layout = source.layout
         spec = launch_spec(layout, n, config.stress.stride)
         heaps = [torch.zeros(spec.plan.words, dtype=torch.int32, device=self.device) for _ in range(layout.n_ranks)]
         control = torch.zeros(control_words(config.stress), dtype=torch.int32, device=self.device)
-        self._setup = _Setup(key, test, layout, getattr(module, layout.kernel(None).name), spec, heaps, control,
-                             pointer_table(heaps + [control], self.device), make_out(layout, n, self.device),
-                             source.fallbacks)
-        return self._setup
+        return self._keep(_Setup(key, test, layout, getattr(module, layout.kernel(None).name), spec, heaps, control,
+                                 pointer_table(heaps + [control], self.device), make_out(layout, n, self.device),
+                                 source.fallbacks))
+
+    def _cached(self, key: tuple[Any, ...], test: LitmusTest) -> _Setup | None:
+        """The kept setup for ``key`` (made current), or None after freeing what a new one
+        replaces: setups are kept for one test only (one per environment of a rotation), at most
+        :data:`KEPT_SETUPS`, so their buffers go before a new test allocates its own."""
+        setup = self._setups.get(key)
+        if setup is not None:
+            self._setup = setup
+            return setup
+        if any(k.test is not test for k in self._setups.values()) or len(self._setups) >= KEPT_SETUPS:
+            self._setups.clear()
+            self._setup = None
+        return None
+
+    def _keep(self, setup: _Setup) -> _Setup:
+        """Keep ``setup`` (see :meth:`_cached`) and make it current."""
+        self._setups[setup.key] = setup
+        self._setup = setup
+        return setup
 
     def _launch_stress(self, stress: StressLaunch, seed: int) -> None:
         import torch
@@ -327,10 +352,8 @@ class CudaBackend:
                 LANES=stress.lanes, FIRST_STORE=stress.first_store, SECOND_STORE=stress.second_store)
 
     def _count(self, setup: _Setup) -> list[Row]:
-        from litmus.run.buffers import count_rows
-
         plan = setup.spec.plan
-        return count_rows([setup.out], setup.heaps, setup.layout, (plan.loc_stride, plan.inst_stride))
+        return self._counter.count(setup.out, setup.heaps, setup.layout, (plan.loc_stride, plan.inst_stride))
 
     # ------------------------------------------------------------------ parallel launch
 
@@ -376,9 +399,8 @@ class CudaBackend:
         spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
         key = ("parallel", test, config.instances, self.block, stress.stride, spin_bound, control_words(stress),
                stress.stress_programs if stress.mem_stress else 0, stress.parallel_programs)
-        if self._setup is not None and self._setup.key == key:
-            return self._setup
-        self._setup = None
+        if (kept := self._cached(key, test)) is not None:
+            return kept
         source = generate(test, self._options(self.block, spin_bound, "parallel"))
         layout = source.layout
         kernel = getattr(load_kernel(source, interpret=False), layout.kernel(None).name)
@@ -388,10 +410,9 @@ class CudaBackend:
                           heap_plan(layout, n, stress.stride))
         heaps = [torch.zeros(spec.plan.words, dtype=torch.int32, device=self.device) for _ in range(layout.n_ranks)]
         control = torch.zeros(control_words(stress), dtype=torch.int32, device=self.device)
-        self._setup = _Setup(key, test, layout, kernel, spec, heaps, control,
-                             pointer_table(heaps + [control], self.device), make_out(layout, n, self.device),
-                             source.fallbacks, info)
-        return self._setup
+        return self._keep(_Setup(key, test, layout, kernel, spec, heaps, control,
+                                 pointer_table(heaps + [control], self.device), make_out(layout, n, self.device),
+                                 source.fallbacks, info))
 
     def _parallel_programs(self, kernel: Any, layout: Layout, stress: Stress) -> tuple[int, dict[str, Any]]:
         """Programs that are resident at once for ``kernel`` (from its compiled registers, warps

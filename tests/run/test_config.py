@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from litmus.errors import LitmusError
-from litmus.run.config import PRESETS, load_stress
+from litmus.run.config import PRESETS, RunConfig, load_stress, load_stresses
 
 
 @pytest.mark.parametrize("text, message", [
@@ -18,6 +18,10 @@ from litmus.run.config import PRESETS, load_stress
     ('{"mem_stress": true}', "mem_stress needs stress_programs >= 1"),
     ('{"pre_stress": 4,\n "stride": }', "bad JSON"),
     ('[1, 2]', "a stress file is a JSON object"),
+    ('{"environments": []}', '"environments" is a non-empty list'),
+    ('{"environments": [{"stride": 2}, {"strid": 4}]}', "environments[1]: unknown stress parameter(s) ['strid']"),
+    ('{"environments": [{"stride": 2}, 7]}', "environments[1]: a stress environment is a JSON object"),
+    ('{"environments": [{"stride": 2}, {"stride": 4}]}', "holds 2 environments (a rotation); one is needed here"),
 ])
 def test_bad_stress_files_name_the_file(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "mine.json"
@@ -36,3 +40,17 @@ def test_a_stress_file_starts_from_default_and_presets_load_by_name(tmp_path: Pa
     assert load_stress("full") is PRESETS["full"]
     with pytest.raises(LitmusError, match="not a preset"):
         load_stress("no-such-preset")
+
+
+def test_a_rotation_file_cycles_its_environments_round_by_round(tmp_path: Path) -> None:
+    path = tmp_path / "rot.json"
+    path.write_text('{"environments": [{"stride": 2}, {"stride": 4, "launch": "grid"}, {"stride": 8}]}')
+    envs = load_stresses(str(path))
+    assert [(e.name, e.stride, e.launch) for e in envs] == [("rot", 2, "parallel"), ("rot#2", 4, "grid"),
+                                                           ("rot#3", 8, "parallel")]
+    config = RunConfig(stress=envs[0], rotation=envs[1:], seed=7)
+    assert [config.for_round(k).stress.stride for k in range(7)] == [2, 4, 8, 2, 4, 8, 2]
+    assert all(config.for_round(k).rotation == () and config.for_round(k).seed == 7 for k in range(3))
+    assert [r["stride"] for r in config.as_dict()["rotation"]] == [4, 8]
+    plain = RunConfig()
+    assert plain.for_round(5) is plain and load_stresses("heavy") == (PRESETS["heavy"],)

@@ -8,6 +8,10 @@ atomics with their qualifiers, fences, CTA barriers, cache write-backs and inval
 Register operands, addresses and vector widths are dropped, so two kernels whose harness code
 differs can be compared op by op.
 
+Two back-to-back CTA barriers (``bar.sync``, nothing between) order exactly what one does, and
+the compiler may merge them (triton 3.6 does, in parallel kernels where one role's barrier
+follows another's): a barrier op that compiled to nothing next to a barrier-only op is excused.
+
 Two things the line table does not pin down are left out of the comparison: AMDGCN's
 ``s_waitcnt`` (the compiler places and merges waits by what is outstanding, so where a wait
 lands depends on unrelated code; the rule-based audit checks the waits an op needs), and
@@ -115,14 +119,36 @@ def op_code(text: str, kind: str, source_text: str) -> dict[str, frozenset[str]]
     return {op: frozenset(s) for op, s in out.items()}
 
 
-def compare_op_code(audited: dict[str, frozenset[str]], run: dict[str, frozenset[str]], kernel: str) -> list[str]:
+def op_order(source_text: str) -> list[str]:
+    """The ops of a kernel source in the order its code runs them (marker order)."""
+    return [m.group(1) for line in source_text.splitlines() if (m := _MARKER.match(line))]
+
+
+_CTA_BARRIERS = frozenset({"bar.sync", "barrier.sync", "barrier.aligned.sync", "s_barrier"})
+
+
+def _merged_barrier(op: str, missing: frozenset[str], run: dict[str, frozenset[str]], order: list[str]) -> bool:
+    """``op`` lost only its CTA barrier in the run kernel, compiled to nothing else there, and an
+    op next to it in ``order`` is a barrier-only op: the compiler merged the two barriers."""
+    if not missing or not missing <= _CTA_BARRIERS or run.get(op) or op not in order:
+        return False
+    k = order.index(op)
+    return any(0 <= j < len(order) and run.get(order[j]) and run[order[j]] <= _CTA_BARRIERS
+               for j in (k - 1, k + 1))
+
+
+def compare_op_code(audited: dict[str, frozenset[str]], run: dict[str, frozenset[str]], kernel: str,
+                    run_order: list[str] | None = None) -> list[str]:
     """One line per op whose ordering-relevant instructions differ between the audited kernel
-    and run kernel ``kernel`` (a signature the other kernel has without a line is excused)."""
+    and run kernel ``kernel`` (a signature the other kernel has without a line is excused; so is
+    a CTA barrier merged into the next one, given the run kernel's op order ``run_order``)."""
     diffs = []
     a_loose, r_loose = audited.get(UNATTRIBUTED, frozenset()), run.get(UNATTRIBUTED, frozenset())
     for op in sorted((set(audited) | set(run)) - {UNATTRIBUTED}):
         a, r = audited.get(op, frozenset()), run.get(op, frozenset())
         only_in_a, only_in_r = (a - r) - r_loose, (r - a) - a_loose
+        if not only_in_r and run_order is not None and _merged_barrier(op, only_in_a, run, run_order):
+            continue
         if only_in_a or only_in_r:
             only_a = ", ".join(sorted(only_in_a)) or "-"
             only_r = ", ".join(sorted(only_in_r)) or "-"

@@ -68,3 +68,19 @@ def test_compare_names_what_each_side_has_alone() -> None:
         "P0[1]: only in the audited kernel: -; only in the grid kernel: atom.relaxed.sys"]
     both = {"P0[1]": frozenset({"atom.release.sys"}), "(no line)": frozenset({"atom.release.sys"})}
     assert compare_op_code(a, both, "grid") == []
+
+
+def test_a_cta_barrier_merged_into_the_adjacent_barrier_op_is_no_difference() -> None:
+    bar, st = frozenset({"bar.sync"}), frozenset({"st.global.relaxed.sys"})
+    audited = {"P0[0]": st, "P0[1]": bar, "P1[0]": bar, "P1[1]": frozenset({"ld.global.relaxed.sys"})}
+    merged = {**audited, "P0[1]": frozenset()}  # the compiler kept one bar.sync, under P1[0]
+    order = ["P0[0]", "P0[1]", "P1[0]", "P1[1]"]
+    assert compare_op_code(audited, merged, "parallel", order) == []
+    # without the order, or with a memory op between the two barriers, it is a difference
+    assert compare_op_code(audited, merged, "parallel") != []
+    assert compare_op_code(audited, merged, "parallel", ["P0[1]", "P0[0]", "P1[0]", "P1[1]"]) != []
+    # a barrier lost next to an op that is not barrier-only is a difference too
+    lost = {**audited, "P0[1]": frozenset(), "P1[0]": frozenset({"bar.sync", "st.global.relaxed.sys"})}
+    assert compare_op_code(audited, lost, "parallel", order) != []
+    # and so is a barrier op that turned into something else
+    assert compare_op_code(audited, {**audited, "P0[1]": st}, "parallel", order) != []

@@ -113,6 +113,7 @@ class OutcomeCounter:
         self.interpret = interpret
         self._kernel: Any = None
         self._ranges: dict[str, Ranges] = {}
+        self._args: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # device copies of the small arguments
         self.recounts = 0  # rounds counted twice because a value left the previous ranges
 
     def count(self, out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout: Layout,
@@ -168,12 +169,19 @@ class OutcomeCounter:
         if self._kernel is None:
             self._kernel = load_count_kernel(self.interpret)
         device = cols[0].device
-        addresses = torch.tensor([c.data_ptr() for c in cols], dtype=torch.int64, device=device)
-        strides = torch.tensor([c.stride(0) for c in cols], dtype=torch.int64, device=device)
-        lows = torch.tensor(ranges.lows, dtype=torch.int32, device=device)
-        radix = torch.tensor(ranges.radix, dtype=torch.int32, device=device)
-        nb = _bins(ranges.space)
-        hist = torch.zeros(nb, dtype=torch.int32, device=device)
+        key = (tuple(c.data_ptr() for c in cols), tuple(c.stride(0) for c in cols), ranges, str(device))
+        if key not in self._args:  # the same buffers round after round: copied to the device once
+            if len(self._args) >= 16:
+                self._args.clear()
+            nb = _bins(ranges.space)
+            self._args[key] = (torch.tensor(key[0], dtype=torch.int64, device=device),
+                               torch.tensor(key[1], dtype=torch.int64, device=device),
+                               torch.tensor(ranges.lows, dtype=torch.int32, device=device),
+                               torch.tensor(ranges.radix, dtype=torch.int32, device=device),
+                               torch.zeros(nb, dtype=torch.int32, device=device))
+        addresses, strides, lows, radix, hist = self._args[key]
+        nb = hist.numel()
+        hist.zero_()
         grid = (max(1, -(-n // COUNT_BLOCK)),)
         self._kernel[grid](addresses, strides, lows, radix, hist, n, NCOLS=len(cols), STATUS=True,
                            SPACE=ranges.space, NB=nb, BLOCK=COUNT_BLOCK)

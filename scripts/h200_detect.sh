@@ -8,7 +8,7 @@
 #            each), the tuned one also at 2^20 instances per round
 #   tune-mutants: litmus tune --keep 3 on the mutants one GPU can show that the last catalog run
 #            did not witness (MUTANTS) -> docs/results/h200-tuned-mutants.json, then the rotation
-#            docs/results/h200-rotation.json = h200-tuned.json followed by those environments
+#            docs/results/h200-rotation-2.json = h200-rotation.json followed by those environments
 #   catalog: the whole catalog with STRESS (default: the tuned file), INSTANCES per round (2^24),
 #            at most BUDGET s per variant, each stopping once its target is seen or 3/N <= BOUND
 #            (default 1e-9), appended to JSONL (default docs/results/h200-detect.jsonl; --resume:
@@ -44,11 +44,11 @@ case "$what" in
   bench)
     step "tests: gpu-marked"
     timeout 200 python3 -m pytest -q -x -p no:cacheprovider -m gpu tests/run tests/codegen 2>&1 | tail -n 6 | tee -a "$LOG"
-    step "bench_weak: default, grid, tuned (2 s each, 2^24 instances per round), the reference"
-    timeout 200 python3 benchmarks/bench_weak.py --backend cuda --seconds 2 \
+    step "bench_weak: default, grid, tuned (${BSECONDS:-2} s each, 2^24 instances per round), the reference"
+    timeout 200 python3 benchmarks/bench_weak.py --backend cuda --seconds "${BSECONDS:-2}" \
         --stress default grid docs/results/h200-tuned.json --json "$OUT/bench-weak.json" 2>&1 | grep -v Warning | tee -a "$LOG"
     step "bench_weak: tuned at 2^20 instances per round"
-    timeout 100 python3 benchmarks/bench_weak.py --backend cuda --seconds 2 --instances 1048576 \
+    timeout 100 python3 benchmarks/bench_weak.py --backend cuda --seconds "${BSECONDS:-2}" --instances 1048576 \
         --stress docs/results/h200-tuned.json --json "$OUT/bench-weak-2e20.json" 2>&1 | grep -v Warning | tee -a "$LOG"
     ;;
   tune-mutants)
@@ -62,10 +62,10 @@ case "$what" in
 from pathlib import Path
 from litmus.run.config import load_stresses
 from litmus.tune import write_stress
-envs = load_stresses("docs/results/h200-tuned.json") + load_stresses("docs/results/h200-tuned-mutants.json")
-print("rotation:", [e.name for e in write_stress(Path("docs/results/h200-rotation.json"), envs)])
+envs = load_stresses("docs/results/h200-rotation.json") + load_stresses("docs/results/h200-tuned-mutants.json")
+print("rotation:", [e.name for e in write_stress(Path("docs/results/h200-rotation-2.json"), envs)])
 PY
-    cp docs/results/h200-tuned-mutants.json docs/results/h200-rotation.json "$OUT/" 2>/dev/null
+    cp docs/results/h200-tuned-mutants.json docs/results/h200-rotation-2.json "$OUT/" 2>/dev/null
     ;;
   tune)
     step "litmus tune MP SB LB (relaxed cross-CTA/GPU variants): ${TRIALS:-16} trials, ${TBUDGET:-0.3} s each"
@@ -84,7 +84,8 @@ PY
     echo "run exit $?" | tee -a "$LOG"
     tail -n 1 "$OUT/catalog-table.txt" | tee -a "$LOG"
     cp "$JSONL" "$OUT/"
-    python3 -m litmus report "$JSONL" --mutation 2>&1 | head -n 4 | tee -a "$LOG"
+    python3 -m litmus report "$JSONL" --mutation > "$OUT/mutation.txt" 2>&1
+    head -n 4 "$OUT/mutation.txt" | tee -a "$LOG"
     ;;
   *) echo "unknown phase $what" | tee -a "$LOG" ;;
 esac

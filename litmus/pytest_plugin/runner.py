@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -16,6 +16,9 @@ from litmus.model import ModelResult
 from litmus.pytest_plugin.result import LitmusResult
 from litmus.run.config import RunConfig, load_stresses
 from litmus.spec import filter_variants, load_text
+
+if TYPE_CHECKING:
+    from litmus.pytest_plugin.lint import LintResult
 
 CPU_INSTANCES = 256  # the Triton interpreter is slow; a pytest run keeps rounds small
 
@@ -74,6 +77,13 @@ class LitmusRunner:
     options: PluginOptions
     pool: BackendPool
     rootdir: Path
+
+    def lint(self, kernel: Any, *, target: str = "cuda:90", signature: dict[str, Any] | None = None,
+             peers: tuple[str, ...] = ()) -> LintResult:
+        """Lint a ``@triton.jit`` kernel on the CPU (:func:`litmus.pytest_plugin.lint.lint`)."""
+        from litmus.pytest_plugin.lint import lint
+
+        return lint(kernel, target=target, signature=signature, peers=peers)
 
     def load(self, pattern: str, variant: str | None = None) -> LitmusTest:
         """The litmus test named by ``pattern`` (path, catalog name or inline YAML) and ``variant``."""

@@ -1,0 +1,297 @@
+"""The litmus pattern a file's signalling amounts to, as catalog YAML (``litmus lint --emit-yaml``).
+
+The pattern is message passing from the kernel that raises a flag (P0: its payload stores,
+what it executes between them and the flag, the flag write with its sem/scope) to the kernel
+that waits for it (P1: the spin as written, what follows it, the payload read).  Vector stores
+signalled by one thread add P2, a second thread of P0's CTA storing the rest of the tile; a
+wait by some threads followed by vector loads adds P3, a thread of P1's CTA reading after the
+barrier.  A kernel that both signals and waits (a barrier) plays both sides: the pattern is one
+direction of the barrier, rank 0's send to rank 1's wait; one that reads peer memory before the
+barrier and writes it after is the write-after-read shape of symm_mem's pattern 2.  A side the
+file lacks is the catalog's correct one.  A flag the consumer resets gives two rounds through
+the reset, declared ``may_hang: false``.  ``litmus model``/``audit``/``run`` take the file as
+they take the catalog.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import yaml
+
+from litmus.lint.events import Event, KernelEvents, Pointer, Site
+from litmus.lint.rules import Shape, is_payload, shape_of
+
+
+@dataclass(frozen=True)
+class Channel:
+    """One producer -> consumer flag: the signalling kernel's events and the waiting kernel's."""
+
+    producer: KernelEvents
+    signal: Event
+    consumer: KernelEvents
+    wait: Event
+
+
+def _rmw_sem(sem: str) -> str:
+    return sem if sem in ("relaxed", "acquire", "release", "acq_rel") else "relaxed"
+
+
+def _load_sem(sem: str) -> str:
+    return {"acq_rel": "acquire", "release": "relaxed", "sc": "acquire"}.get(sem, sem if sem != "weak" else "relaxed")
+
+
+def _signal_op(s: Event, value: int) -> dict:
+    if s.kind == "store":
+        return {"volatile_store": {"loc": "flag", "value": value}} if s.volatile else \
+            {"store": {"loc": "flag", "value": value}}
+    if s.kind == "spin" or s.op == "cas":
+        return {"cas": {"loc": "flag", "expected": s.expected if s.expected is not None else 0, "value": value,
+                        "sem": _rmw_sem(s.sem), "scope": s.scope}}
+    op = "add" if s.op == "add" else "exch"
+    return {op: {"loc": "flag", "value": s.value if op == "add" and s.value is not None else value,
+                 "sem": _rmw_sem(s.sem), "scope": s.scope}}
+
+
+def _spin(w: Event, until: int) -> dict:
+    if w.volatile:
+        read: object = "volatile"
+    elif w.op == "cas":
+        read = {"kind": "cas", "reset": w.reset if w.reset is not None else 0, "sem": _rmw_sem(w.sem),
+                "scope": w.scope}
+    else:
+        read = {"kind": "load", "sem": _load_sem(w.sem), "scope": w.scope}
+    return {"spin": {"loc": "flag", "until": until, "read": read, "reg": "r0", "bound": 100000}}
+
+
+def channels(kernels: list[KernelEvents], file_flag_keys: set[str],
+             peers: frozenset[str] = frozenset()) -> list[Channel]:
+    """Producer -> consumer pairs: each kernel that both raises and waits for a flag (a barrier,
+    or the two arms of a lock) with itself, then the kernels that only raise one paired in
+    source order with the kernels that only wait."""
+    shapes = {k.name: shape_of(k, file_flag_keys, peers) for k in kernels}
+    out = []
+    producers, consumers = [], []
+    for k in kernels:
+        sh = shapes[k.name]
+        if sh.signals and sh.waits:
+            s = sh.signals[0]
+            w = next((w for w in sh.waits if w.index > s.index and w.same_path(s)), sh.waits[0])
+            out.append(Channel(k, s, k, w))
+        elif sh.signals:
+            producers.append((k, sh.signals[-1]))
+        elif sh.waits:
+            consumers.append((k, sh.waits[0]))
+    for (pk, s), (ck, w) in zip(producers, consumers):
+        out.append(Channel(pk, s, ck, w))
+    # a side the file does not have is the catalog's correct one: a release write after the
+    # payload, an acquire spin before reading it
+    for pk, s in producers[len(consumers):]:
+        ck = _default_consumer(s, peers)
+        out.append(Channel(pk, s, ck, ck.events[0]))
+    for ck, w in consumers[len(producers):]:
+        pk = _default_producer(w, peers)
+        out.append(Channel(pk, pk.events[1], ck, w))
+    return out
+
+
+def _default_scope(e: Event, peers: frozenset[str]) -> str:
+    return "sys" if e.ptr is None or e.ptr.shared(peers) else "gpu"
+
+
+def _default_consumer(s: Event, peers: frozenset[str]) -> KernelEvents:
+    until = s.value if s.value not in (None, 0) else 1
+    wait = Event("spin", Site("", 0), "an acquire spin (not in this file)", "load", "acquire",
+                 _default_scope(s, peers), ptr=s.ptr, until=until, index=0)
+    load = Event("load", Site("", 0), "tl.load", ptr=Pointer("arg", "payload", "payload", False), index=1)
+    return KernelEvents("a consumer not in this file (acquire spin, then the payload read)", [wait, load])
+
+
+def _default_producer(w: Event, peers: frozenset[str]) -> KernelEvents:
+    store = Event("store", Site("", 0), "tl.store", ptr=Pointer("arg", "payload", "payload", False), index=0)
+    signal = Event("atomic", Site("", 0), "a release write (not in this file)", "exch", "release",
+                   _default_scope(w, peers), ptr=w.ptr, subset=True, value=w.until if w.until is not None else 1,
+                   index=1)
+    return KernelEvents("a producer not in this file (payload store, then a release write)", [store, signal])
+
+
+def _shared_filter(events: list[Event], sh: Shape, s: Event, peers: frozenset[str]) -> list[Event]:
+    """In a barrier on peer memory only accesses to peer memory count (the rules' view too)."""
+    if sh.barrier and s.ptr is not None and s.ptr.shared(peers):
+        return [e for e in events if e.ptr is not None and e.ptr.shared(peers)]
+    return events
+
+
+def pattern_for(ch: Channel, name: str, peers: frozenset[str], file_flag_keys: set[str], origin: str) -> dict:
+    """The YAML document (as a dict) of one channel: message passing (payload stores before the
+    flag, loads after the wait) or, for a barrier whose kernel reads peer memory before it and
+    writes after it, the write-after-read shape of symm_mem's pattern 2."""
+    pe, ce = ch.producer.events, ch.consumer.events
+    psh: Shape = shape_of(ch.producer, file_flag_keys, peers)
+    csh: Shape = shape_of(ch.consumer, file_flag_keys, peers)
+    s, w = ch.signal, ch.wait
+    until = w.until if w.until is not None else 1
+    xgpu = any(e.ptr is not None and e.ptr.shared(peers) for e in (s, w))
+    prev = max((x.index for x in psh.signals if x.index < s.index), default=-1)
+    if s in psh.unlocks:  # a mutex publishes what its critical section wrote
+        prev = max([prev] + [lk.index for lk in psh.locks if lk.index < s.index and lk.same_path(s)])
+
+    def before(kind: str) -> list[Event]:
+        evs = [e for e in pe if prev < e.index < s.index and e.kind == kind and is_payload(e, psh) and e.same_path(s)]
+        return _shared_filter(evs, psh, s, peers)
+
+    def after(kind: str) -> list[Event]:
+        evs = [e for e in ce if e.index > w.index and e.kind == kind and is_payload(e, csh) and e.same_path(w)]
+        return _shared_filter(evs, csh, s, peers)
+
+    reset = None if w in csh.locks else _reset_after(ce, w)  # a mutex's release is no reset
+    if reset is not None and not (ch.producer is ch.consumer and not before("store")):
+        return _two_rounds(ch, name, origin, xgpu, until, bool(before("store")), reset)
+    war = ch.producer is ch.consumer and not before("store") and bool(before("load")) and bool(after("store"))
+    pre = before("load" if war else "store")
+    post = after("store" if war else "load")
+    block = bool(pre) and s.subset and any(e.ptr is not None and e.ptr.vector for e in pre)
+    split = w.subset and any(e.ptr is not None and e.ptr.vector for e in post)
+
+    def first(loc: str, reg: str) -> dict:
+        return {"load": {"reg": reg, "loc": loc}} if war else {"store": {"loc": loc, "value": 1}}
+
+    def second(loc: str, reg: str) -> dict:
+        return {"store": {"loc": loc, "value": 1}} if war else {"load": {"reg": reg, "loc": loc}}
+
+    p0: list[object] = [first("x", "r1")] if pre else []
+    p2: list[object] = [first("y", "r2")] if block else []
+    last_pre = pre[-1].index if pre else prev
+    for e in pe:
+        if last_pre < e.index < s.index and e.same_path(s):
+            if e.kind == "barrier":
+                p0.append({"bar.sync": {}})
+                if block:
+                    p2.append({"bar.sync": {}})
+            elif e.kind == "fence":
+                p0.append({"fence": {"sem": e.sem if e.sem in ("acq_rel", "sc") else "sc", "scope": e.scope}})
+    p0.append(_signal_op(s, until))
+    upto = post[0].index if post else len(ce)
+    p1: list[object] = [_spin(w, until)]
+    p3: list[object] = []
+    for e in ce:
+        if not (w.index < e.index < upto) or not e.same_path(w):
+            continue
+        if e.kind == "fence":
+            p1.append({"fence": {"sem": e.sem if e.sem in ("acq_rel", "sc") else "sc", "scope": e.scope}})
+        elif e.kind == "barrier":
+            p1.append({"bar.sync": {}})
+            if split:
+                p3.append({"bar.sync": {}})
+        elif e.kind in ("atomic", "load") and e.acquire and e.ptr is not None and w.ptr is not None \
+                and e.ptr.key == w.ptr.key:
+            # an acquire read of the flag after the wait (symm-mem-recipes' ld.acquire of its pad)
+            p1.append({"atomic_load": {"reg": "r9", "loc": "flag", "sem": "acquire", "scope": e.scope}})
+    tail, tail_name = (p3, "P3") if split else (p1, "P1")
+    tail.append(second("x", "r1"))
+    if block:
+        tail.append(second("y", "r2"))
+    if war:
+        bad = ["P0:r1 == 1"] + (["P2:r2 == 1"] if block else [])
+    else:
+        bad = [f"{tail_name}:r1 == 0"] + ([f"{tail_name}:r2 == 0"] if block else [])
+    home = 1 if xgpu else 0
+    at1 = {"rank": 1, "cta": 0} if xgpu else {"rank": 0, "cta": 1}
+    threads: dict[str, object] = {"P0": {"at": {"rank": 0, "cta": 0}, "do": p0}, "P1": {"at": at1, "do": p1}}
+    if block:
+        threads["P2"] = {"at": {"rank": 0, "cta": 0}, "do": p2}
+    if split:
+        threads["P3"] = {"at": at1, "do": p3}
+    # a wait for 0 (a mutex taken by a set-spin) starts with the flag held by the producer
+    locations = {"x": {"init": 0 if (pre or war) else 1, "home": home}, "flag": {"init": 1 if until == 0 else 0,
+                                                                                  "home": home}}
+    if block:
+        locations["y"] = {"init": 0, "home": home}
+    cond = f"P1:r0 == {until} /\\ " + ("(" + " \\/ ".join(bad) + ")" if len(bad) > 1 else bad[0])
+    where = "another GPU" if xgpu else "another CTA of the same GPU"
+    if war:
+        story = ("P0 reads x (the peer's buffer) before raising the flag; P1 writes x after its wait. Target: the "
+                 "read returns the later write.")
+    else:
+        story = (("The payload was written by an earlier kernel (x starts at 1). " if not pre else "")
+                 + "Target: the flag seen, the payload stale.")
+    return {
+        "name": name,
+        "title": (f"{ch.producer.name}, as written (litmus lint)" if ch.producer is ch.consumer
+                  else f"{ch.producer.name} -> {ch.consumer.name}, as written (litmus lint)"),
+        "description": (f"The signalling of {ch.producer.name}"
+                        + (f" (flag raised at line {s.site.line})" if s.site.line else "")
+                        + f" and {ch.consumer.name}" + (f" (wait at line {w.site.line})" if w.site.line else "")
+                        + f", with the consumer on {where}. " + story),
+        "source": origin,
+        "tags": ["lint"],
+        "locations": locations,
+        "threads": threads,
+        "exists": cond,
+        "expect": "forbidden",
+        "why": "the kernel relies on it (litmus model says whether the PTX model agrees; litmus run looks for the "
+               "outcome on hardware)",
+    }
+
+
+def _reset_after(events: list[Event], w: Event) -> Event | None:
+    """The consumer's write of 0 to the flag it waited for, after the wait (a reset), if any."""
+    return next((e for e in events if e.index > w.index and e.same_path(w) and e.ptr is not None and w.ptr is not None
+                 and e.ptr.key == w.ptr.key and e.kind in ("store", "atomic") and e.value == 0
+                 and (e.kind == "store" or e.op in ("exch", "cas"))), None)
+
+
+def _reset_op(r: Event) -> dict:
+    if r.kind == "store":
+        return {"store": {"loc": "flag", "value": 0}}
+    if r.sem == "relaxed":
+        return {"atomic_store": {"loc": "flag", "value": 0, "sem": "relaxed", "scope": r.scope}}
+    return {"exch": {"loc": "flag", "value": 0, "sem": _rmw_sem(r.sem), "scope": r.scope}}
+
+
+def _two_rounds(ch: Channel, name: str, origin: str, xgpu: bool, until: int, payload: bool, reset: Event) -> dict:
+    """Two rounds through one flag that the consumer resets: the reset can race the second
+    signal (a hang), and each round's payload must be seen (MP-reset-race's shape)."""
+    s, w = ch.signal, ch.wait
+    ready = [e for e in ch.producer.events if e.kind == "spin" and e.ptr is not None and s.ptr is not None
+             and e.ptr.key == s.ptr.key and e.until == 0 and e.loop and e.loop == s.loop]
+    p0: list[object] = []
+    for value in (1, 2):
+        if ready and value == 2:
+            p0.append({"spin": {"loc": "flag", "until": 0, "read": {"kind": "load", "sem": _load_sem(ready[0].sem),
+                                                                   "scope": ready[0].scope}, "bound": 100000}})
+        p0 += [{"store": {"loc": "x", "value": value}}, _signal_op(s, until)]
+    p1: list[object] = [_spin(w, until), {"load": {"reg": "r1", "loc": "x"}}, _reset_op(reset),
+                        {"spin": {**_spin(w, until)["spin"], "reg": "r2"}}, {"load": {"reg": "r3", "loc": "x"}}]
+    home = 1 if xgpu else 0
+    at1 = {"rank": 1, "cta": 0} if xgpu else {"rank": 0, "cta": 1}
+    return {
+        "name": name,
+        "title": f"{ch.producer.name} -> {ch.consumer.name}, two rounds through a reset flag (litmus lint)",
+        "description": (f"The flag raised at line {s.site.line} is waited for at line {w.site.line} and reset at "
+                        f"line {reset.site.line}; the producer raises it again for a second round"
+                        + (" after waiting for the reset" if ready else "") + ". Target: a round's flag seen, its "
+                        "payload stale; may_hang: false is the kernel's claim that no wait hangs."
+                        + ("" if payload else " (The kernel writes no payload; x stands for the data the flag "
+                                                "guards.)")),
+        "source": origin,
+        "tags": ["lint", "reset"],
+        "locations": {"x": {"init": 0, "home": home}, "flag": {"init": 0, "home": home}},
+        "threads": {"P0": {"at": {"rank": 0, "cta": 0}, "do": p0}, "P1": {"at": at1, "do": p1}},
+        "exists": f"P1:r0 == {until} /\\ P1:r2 == {until} /\\ (P1:r1 == 0 \\/ P1:r3 != 2)",
+        "expect": "forbidden",
+        "may_hang": False,
+        "why": "the kernel relies on it (litmus model says whether the PTX model agrees, hang included)",
+    }
+
+
+def emit_yaml(kernels: list[KernelEvents], peers: frozenset[str], stem: str, origin: str,
+              file_flag_keys: set[str]) -> str:
+    """YAML text: one pattern per producer -> consumer channel of the file (empty if none)."""
+    docs = []
+    for ch in channels(kernels, file_flag_keys, peers):
+        own = ch.producer if ch.producer.events and ch.producer.events[0].site.line else ch.consumer
+        name = re.sub(r"[^A-Za-z0-9-]", "-", f"LINT-{stem}-{own.name}")
+        docs.append(pattern_for(ch, name, peers, file_flag_keys, origin))
+    return "---\n".join(yaml.safe_dump(d, sort_keys=False, width=110, default_flow_style=None) for d in docs)

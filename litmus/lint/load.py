@@ -1,0 +1,135 @@
+"""Find the ``@triton.jit`` kernels of a user's Python file (importing it, as Triton does) and
+the ``LITMUS_LINT`` settings it may carry.
+
+A kernel is a jitted function defined in the file that no other jitted function of the file
+calls (those are helpers, inlined into the kernels).  ``LITMUS_LINT`` is an optional dict,
+``{"kernel_name": {"signature": {...}, "peer": [...]}}``, for what cannot be inferred.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import sys
+import textwrap
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from litmus.errors import LitmusError
+
+
+@dataclass(frozen=True)
+class FoundKernel:
+    """One jitted kernel of a file, with the settings ``LITMUS_LINT`` gives it."""
+
+    name: str
+    fn: Any
+    file: str
+    line: int
+    signature: dict[str, Any] = field(default_factory=dict)
+    peers: tuple[str, ...] = ()
+
+
+def is_jit(obj: Any) -> bool:
+    """Whether ``obj`` is a ``@triton.jit`` function (or an autotuner/heuristics wrapping one)."""
+    from triton.runtime.jit import JITFunction
+
+    while obj is not None and not isinstance(obj, JITFunction):
+        obj = getattr(obj, "fn", None) if obj.__class__.__name__ in ("Autotuner", "Heuristics") else None
+    return obj is not None
+
+
+def unwrap(obj: Any) -> Any:
+    """The ``JITFunction`` inside an autotuner/heuristics wrapper."""
+    from triton.runtime.jit import JITFunction
+
+    while not isinstance(obj, JITFunction):
+        obj = obj.fn
+    return obj
+
+
+def autotune_defaults(obj: Any) -> dict[str, Any]:
+    """The constexprs of an ``@triton.autotune`` kernel's first config (the linter compiles that one)."""
+    while obj is not None and obj.__class__.__name__ in ("Autotuner", "Heuristics"):
+        configs = getattr(obj, "configs", None)
+        if configs:
+            return dict(getattr(configs[0], "kwargs", {}) or {})
+        obj = getattr(obj, "fn", None)
+    return {}
+
+
+def import_file(path: Path) -> Any:
+    """Import ``path`` as a fresh module (its directory first on ``sys.path`` meanwhile)."""
+    if not path.is_file():
+        raise LitmusError.at(str(path), None, "no such file")
+    name = "_litmus_lint_" + hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:16]
+    spec = importlib.util.spec_from_file_location(name, path.resolve())
+    if spec is None or spec.loader is None:
+        raise LitmusError.at(str(path), None, "not a Python file litmus lint can import")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.resolve().parent))
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).resolve() == path.resolve()]
+        line = frames[-1].lineno if frames else None
+        raise LitmusError.at(str(path), line, f"importing the file failed: {type(exc).__name__}: {exc} "
+                             "(litmus lint imports the file to find its @triton.jit kernels; code under "
+                             "`if __name__ == \"__main__\":` is not run)") from None
+    finally:
+        sys.path.remove(str(path.resolve().parent))
+    return module
+
+
+def _called_names(fn: Any) -> set[str]:
+    try:
+        tree = ast.parse(textwrap.dedent(fn.src))
+    except (SyntaxError, AttributeError):
+        return set()
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            names.add(f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else "")
+    return names
+
+
+def find_kernels(path: str | Path, only: str | None = None) -> list[FoundKernel]:
+    """The kernels of the file at ``path`` (or the one called ``only``), in source order."""
+    p = Path(path)
+    module = import_file(p)
+    jitted = {}
+    for attr, obj in vars(module).items():
+        if attr.startswith("__") or not is_jit(obj):
+            continue
+        fn = unwrap(obj)
+        code = fn.fn.__code__
+        if Path(code.co_filename).resolve() != p.resolve():
+            continue  # imported from elsewhere
+        jitted[attr] = (fn, code.co_firstlineno)
+    settings = getattr(module, "LITMUS_LINT", {}) or {}
+    if not isinstance(settings, dict):
+        raise LitmusError.at(str(p), None, "LITMUS_LINT must be a dict: "
+                             "{'kernel': {'signature': {...}, 'peer': [...]}}")
+    if only is not None:
+        if only not in jitted:
+            raise LitmusError.at(str(p), None, f"no @triton.jit function called {only!r} here; found: "
+                                 f"{', '.join(sorted(jitted)) or 'none'}")
+        names = [only]
+    else:
+        called = set().union(*(_called_names(fn) for fn, _ in jitted.values())) if jitted else set()
+        names = [n for n in jitted if n not in called]
+        if not names:
+            raise LitmusError.at(str(p), None, "no @triton.jit kernels found (a kernel is a jitted function that no "
+                                 "other jitted function of the file calls; name one with --kernel)")
+    out = []
+    for n in sorted(names, key=lambda n: jitted[n][1]):
+        fn, line = jitted[n]
+        cfg = settings.get(n, {}) or {}
+        signature = {**autotune_defaults(vars(module)[n]), **dict(cfg.get("signature", {}) or {})}
+        out.append(FoundKernel(n, fn, str(p), line, signature, tuple(cfg.get("peer", ()) or ())))
+    return out

@@ -1,0 +1,116 @@
+"""Argument types and constexpr values for compiling a user's kernel: from the parameters'
+annotations (``flag: "*i32"``, ``BLOCK: tl.constexpr = 128``) and from what the user gives
+(``--signature 'flag=*i32,BLOCK=128'``, the ``LITMUS_LINT`` dict of the file, or the fixture's
+``signature=``).  When a type cannot be known, the error names each parameter and the fix."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from litmus.errors import LitmusError
+
+_TYPE = re.compile(r"\*?(?:i1|i8|i16|i32|i64|u1|u8|u16|u32|u64|fp8e4nv|fp8e5|fp16|bf16|fp32|f32|fp64)")
+
+
+@dataclass(frozen=True)
+class KernelSignature:
+    """What ``triton.compile`` needs besides the function: parameter types and constexprs."""
+
+    kernel: str
+    file: str
+    line: int
+    types: dict[str, str] = field(default_factory=dict)
+    constexprs: dict[str, Any] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        """``name=type`` / ``name=value`` pairs, as ``--signature`` takes them."""
+        parts = [f"{k}={v}" for k, v in self.types.items()] + [f"{k}={v}" for k, v in self.constexprs.items()]
+        return ",".join(parts)
+
+
+def parse_signature(text: str) -> dict[str, str]:
+    """``'a=*i32, b=i32,BLOCK=128'`` -> ``{"a": "*i32", "b": "i32", "BLOCK": "128"}``."""
+    out: dict[str, str] = {}
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        name, eq, value = part.partition("=")
+        if not eq or not name.strip() or not value.strip():
+            raise LitmusError(f"--signature {text!r}: write NAME=TYPE or NAME=VALUE pairs separated by commas, "
+                              "e.g. --signature 'flag=*i32,n=i32,BLOCK=128'")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _constexpr_value(text: Any) -> Any:
+    if not isinstance(text, str):
+        return text
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    if text in ("True", "False", "true", "false"):
+        return text in ("True", "true")
+    try:
+        return float(text)
+    except ValueError:
+        return text.strip("'\"")
+
+
+def kernel_signature(fn: Any, given: Mapping[str, Any] | None = None) -> KernelSignature:
+    """The signature of jitted ``fn``: annotations first, ``given`` overriding them.
+
+    Raises :class:`LitmusError` at the kernel's ``def`` line naming every parameter whose type or
+    constexpr value is unknown, with the ``--signature`` text that would fill it in."""
+    given = dict(given or {})
+    raw = getattr(fn, "fn", fn)
+    code = getattr(raw, "__code__", None)
+    file = code.co_filename if code else "<kernel>"
+    line = code.co_firstlineno if code else 0
+    name = getattr(fn, "__name__", getattr(raw, "__name__", "kernel"))
+    params = list(getattr(fn, "params", []))
+    known = {p.name for p in params}
+    unknown_given = sorted(set(given) - known)
+    if unknown_given:
+        raise LitmusError.at(file, line, f"kernel {name} has no parameter(s) {', '.join(unknown_given)} "
+                             f"(its parameters: {', '.join(p.name for p in params)})")
+    types: dict[str, str] = {}
+    constexprs: dict[str, Any] = {}
+    missing: list[str] = []
+    for p in params:
+        ann = str(getattr(p, "annotation", "") or "")
+        is_constexpr = bool(getattr(p, "is_constexpr", False))
+        default = getattr(p, "default", None)
+        has_default = default is not None and default.__class__.__name__ != "type" and default is not inspect_empty()
+        if p.name in given:
+            value = given[p.name]
+            if isinstance(value, str) and _TYPE.fullmatch(value) and not is_constexpr:
+                types[p.name] = value
+            elif is_constexpr:
+                constexprs[p.name] = _constexpr_value(value)
+            else:
+                raise LitmusError.at(file, line, f"kernel {name}: {p.name}={value!r} is not a Triton type; write e.g. "
+                                     f"{p.name}=*i32 (a pointer to int32), {p.name}=i32 or {p.name}=i64")
+        elif is_constexpr:
+            if has_default:
+                constexprs[p.name] = getattr(default, "value", default)
+            else:
+                missing.append(f"{p.name}=<value>")
+        elif ann and _TYPE.fullmatch(ann):
+            types[p.name] = ann
+        else:
+            missing.append(f"{p.name}=<type>")
+    if missing:
+        raise LitmusError.at(file, line, f"kernel {name}: cannot compile without the type or constexpr value of "
+                             f"{', '.join(m.split('=')[0] for m in missing)}; give them with --signature "
+                             f"'{','.join(missing)}' (types like *i32, *fp32, i32, i64; constexprs as values), "
+                             "annotate the parameters (flag: \"*i32\"), or set LITMUS_LINT in the file")
+    return KernelSignature(name, file, line, types, constexprs)
+
+
+def inspect_empty() -> Any:
+    """``inspect.Parameter.empty`` (what Triton stores as a parameter's missing default)."""
+    import inspect
+
+    return inspect.Parameter.empty

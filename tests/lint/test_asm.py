@@ -1,0 +1,35 @@
+"""Inline PTX in tl.inline_asm_elementwise: which memory operations, which sem/scope, loops."""
+
+from __future__ import annotations
+
+from litmus.lint.asm import summarize
+
+SEND = (r"\0A{\0A .reg .u32 %tmp32_<1>;\0A send_signal:\0A atom.global.release.sys.cas.b32 %tmp32_0, [$1], 0, 1;"
+        r"\0A setp.eq.u32 %p0, %tmp32_0, 0;\0A @!%p0 bra send_signal;\0A}")
+
+
+def test_cas_spin_in_asm() -> None:
+    s = summarize(SEND)
+    assert s.loops
+    [a] = s.accesses
+    assert (a.kind, a.op, a.sem, a.scope, a.expected, a.value) == ("atomic", "cas", "release", "sys", 0, 1)
+
+
+def test_defaults_and_other_instructions() -> None:
+    s = summarize("atom.global.sys.cas.b32 %r, [$1], 1, 0; ld.acquire.sys.global.u32 $0, [$1]; "
+                  "st.volatile.global.u32 [$1], 1; fence.acq_rel.gpu; membar.sys; bar.sync 0; ld.global.u32 $0, [$1];")
+    kinds = [(a.kind, a.op, a.sem, a.scope, a.volatile) for a in s.accesses]
+    assert kinds == [
+        ("atomic", "cas", "relaxed", "sys", False),  # atom without a sem is relaxed
+        ("load", "", "acquire", "sys", False),
+        ("store", "", "relaxed", "sys", True),  # volatile = relaxed.sys
+        ("fence", "", "acq_rel", "gpu", False),
+        ("fence", "", "sc", "sys", False),
+        ("barrier", "", "relaxed", "gpu", False),
+        ("load", "", "weak", "sys", False),  # a plain ld is weak
+    ]
+    assert not s.loops
+
+
+def test_a_forward_branch_is_no_loop() -> None:
+    assert not summarize("@p bra done; atom.global.add.u32 %r, [$1], 1; done:").loops

@@ -1,0 +1,78 @@
+"""--emit-yaml: the pattern of a file's signalling loads through litmus.spec, and the model's
+verdict on it agrees with the lint findings (broken: the bug outcome allowed; correct: not)."""
+
+from __future__ import annotations
+
+import pytest
+
+from litmus.model import check
+from litmus.spec import load_text
+from tests.lint.conftest import linted
+
+CASES = [
+    ("iris_ok", {"LINT-iris-ok-put-producer": False, "LINT-iris-ok-get-producer": False}),
+    ("iris_broken", {"LINT-iris-broken-put-producer": True, "LINT-iris-broken-get-producer": True}),
+    ("tritonbench_lock", {"LINT-tritonbench-lock-splitk-fixup-ok": False,
+                          "LINT-tritonbench-lock-splitk-fixup-broken": True}),
+    ("symm_mem_barrier", {"LINT-symm-mem-barrier-pattern0-ok": False, "LINT-symm-mem-barrier-pattern0-broken": True,
+                          "LINT-symm-mem-barrier-pattern1-ok": False, "LINT-symm-mem-barrier-pattern1-nopre": True,
+                          "LINT-symm-mem-barrier-pattern1-nopost": True, "LINT-symm-mem-barrier-pattern2-ok": False,
+                          "LINT-symm-mem-barrier-pattern2-broken": True}),
+    ("triton_tutorial_lock", {"LINT-triton-tutorial-lock-dw-accumulate-ok": False,
+                              "LINT-triton-tutorial-lock-dw-accumulate-nobarrier": True,
+                              "LINT-triton-tutorial-lock-dw-accumulate-plain-unlock": True}),
+    ("vllm_barrier", {"LINT-vllm-barrier-two-slot-barrier-ok": False,
+                      # the reset's bug is a hang of the second round, not a stale read (below)
+                      "LINT-vllm-barrier-one-slot-barrier-broken": False}),
+]
+
+
+@pytest.mark.parametrize(("name", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_emitted_pattern_loads_and_the_model_agrees(name: str, expected: dict[str, bool]) -> None:
+    tests = load_text(linted(name).emit_yaml(), f"{name}.yaml")
+    assert {t.id: check(t).target_reachable for t in tests} == expected
+    for t in tests:
+        assert t.expect is not None and t.expect.outcome == "forbidden"
+
+
+def test_a_reset_flag_is_emitted_as_two_rounds_and_the_model_finds_the_hang() -> None:
+    tests = {t.id: t for t in load_text(linted("vllm_barrier").emit_yaml())}
+    broken = tests["LINT-vllm-barrier-one-slot-barrier-broken"]
+    assert [type(i).__name__ for i in broken.thread("P1").instrs] == ["Spin", "Load", "Store", "Spin", "Load"]
+    assert broken.expect.may_hang is False and check(broken).possible_hang
+    assert not check(tests["LINT-vllm-barrier-two-slot-barrier-ok"]).possible_hang
+
+
+def test_block_payload_adds_a_second_storing_thread() -> None:
+    [t] = [t for t in load_text(linted("tritonbench_lock").emit_yaml()) if t.id.endswith("broken")]
+    assert [th.name for th in t.threads] == ["P0", "P1", "P2"]
+    assert (t.thread("P1").rank, t.thread("P1").cta) == (0, 1)  # one GPU: the consumer is another CTA
+    p0 = [type(i).__name__ for i in t.thread("P0").instrs]
+    assert p0 == ["Store", "Rmw"]  # no bar.sync: the broken form's missing tl.debug_barrier()
+
+
+def test_a_mutex_starts_held_by_the_producer() -> None:
+    [t] = [t for t in load_text(linted("triton_tutorial_lock").emit_yaml()) if t.id.endswith("-ok")]
+    assert t.location("flag").init == 1  # P0 holds the lock; its release writes 0, P1's CAS takes it
+    assert t.thread("P1").instrs[0].until == 0
+
+
+def test_barrier_war_is_emitted_as_pattern_2() -> None:
+    [t] = [t for t in load_text(linted("symm_mem_barrier").emit_yaml()) if t.id.endswith("pattern2-broken")]
+    assert "P0:r1 == 1" in t.condition.text
+    assert (t.thread("P1").rank, t.location("x").home) == (1, 1)
+
+
+def test_a_side_the_file_lacks_is_the_catalogs_correct_one() -> None:
+    from litmus.lint import lint_file
+    from tests.lint.conftest import kernel_file
+
+    consumer = lint_file(kernel_file("iris_broken"), "get_consumer")
+    [t] = load_text(consumer.emit_yaml())
+    assert t.id == "LINT-iris-broken-get-consumer"
+    assert [type(i).__name__ for i in t.thread("P0").instrs] == ["Store", "Rmw"]  # payload, then release.sys
+    assert t.thread("P0").instrs[1].sem == "release" and t.thread("P0").instrs[1].scope == "sys"
+    assert check(t).target_reachable  # the volatile poll alone lets the stale read through
+    producer = lint_file(kernel_file("iris_ok"), "put_producer")
+    [t] = load_text(producer.emit_yaml())
+    assert t.thread("P1").instrs[0].read.sem == "acquire" and not check(t).target_reachable

@@ -1,0 +1,101 @@
+"""Signalling events from compiled kernels: pointer provenance, spins, notes."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from litmus.lint import lint_file
+
+SOURCE = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(flag: "*i32", table: "*i64", addr: "i64", data: "*fp32", n: "i32"):
+    peer = tl.load(table + 1).to(tl.pointer_type(tl.int32))
+    tl.atomic_xchg(peer, 1, sem="release", scope="sys")
+    raw = addr.to(tl.pointer_type(tl.int32))
+    tl.atomic_xchg(raw, 1, sem="release", scope="gpu")
+    done = 0
+    while done == 0:
+        done = tl.atomic_cas(flag, 1, 0, sem="acquire", scope="gpu")
+    while tl.load(flag + 1, volatile=True) < n:
+        pass
+    for i in range(tl.load(flag + 2)):
+        tl.store(data + i, 1.0)
+'''
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory):
+    path = tmp_path_factory.mktemp("ev") / "k.py"
+    path.write_text(textwrap.dedent(SOURCE))
+    return lint_file(path)
+
+
+def test_pointer_provenance(report) -> None:
+    events = report.kernels[0].events.events
+    atomics = [e for e in events if e.kind == "atomic"]
+    assert [(e.site.line, e.ptr.origin, e.ptr.root) for e in atomics] == [
+        (9, "table", "table"), (11, "address", "addr")]
+    spins = [e for e in events if e.kind == "spin"]
+    assert [(e.site.line, e.op, e.sem, e.ptr.origin, e.ptr.root) for e in spins] == [
+        (13, "cas", "acquire", "arg", "flag"), (15, "load", "relaxed", "arg", "flag")]
+    assert (spins[0].until, spins[0].reset) == (1, 0)  # the `done` form: the CAS result passes through the loop
+
+
+def test_what_cannot_be_seen_is_said(report) -> None:
+    notes = "\n".join(report.notes)
+    assert "k.py:11: tl.atomic_xchg uses the integer argument `addr` cast to a pointer; the linter cannot prove" \
+        in notes
+    assert "k.py:15: the spin's exit value is not a constant" in notes
+    assert "k.py:17: a for loop whose bounds are read from memory" in notes
+    assert "signals through the plain pointer argument(s) flag, taken as this GPU's memory" in notes
+    assert "--peer flag" in notes
+
+
+def test_gpu_scope_on_a_plain_argument_needs_a_mark(report) -> None:
+    # flag is a plain pointer argument: local unless the user says another GPU writes it
+    assert not any(f.rule == "peer-scope" for f in report.findings)
+    marked = lint_file(report.file, peers=["flag", "addr"])
+    assert {(f.rule, f.site.line) for f in marked.findings if f.rule == "peer-scope"} == {
+        ("peer-scope", 11), ("peer-scope", 13)}
+
+
+def test_inline_asm_it_cannot_read_is_noted(tmp_path_factory: pytest.TempPathFactory) -> None:
+    path = tmp_path_factory.mktemp("asm") / "a.py"
+    path.write_text(
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(flag: '*i32'):\n"
+        "    tl.inline_asm_elementwise('nanosleep.u32 100; mov.u32 $0, 0;', '=r', [], dtype=tl.int32,\n"
+        "                              is_pure=False, pack=1)\n"
+        "    tl.atomic_xchg(flag, 1, sem='release')\n")
+    notes = lint_file(path).notes
+    assert any("a.py:7: inline asm with side effects but no instruction the linter reads" in n for n in notes)
+
+
+def test_a_call_that_was_not_inlined_is_followed(tmp_path_factory: pytest.TempPathFactory) -> None:
+    path = tmp_path_factory.mktemp("call") / "c.py"
+    path.write_text(
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit(noinline=True)\ndef signal(flag):\n"
+        "    tl.atomic_xchg(flag, 1, sem='relaxed', scope='gpu')\n\n\n@triton.jit\ndef k(data: '*i32', flag: '*i32'):\n"
+        "    tl.store(data, 1)\n    signal(flag)\n")
+    report = lint_file(path)
+    [f] = report.findings
+    assert (f.rule, f.site.line, [fr.line for fr in f.site.via]) == ("relaxed-signal", 13, [7])
+    atomic = next(e for e in report.kernels[0].events.events if e.kind == "atomic")
+    assert (atomic.ptr.origin, atomic.ptr.root) == ("arg", "flag")  # the callee's argument is the caller's
+
+
+def test_a_function_called_twice_reaches_each_callers_pointer(tmp_path_factory: pytest.TempPathFactory) -> None:
+    path = tmp_path_factory.mktemp("twice") / "t.py"
+    path.write_text(
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit(noinline=True)\ndef wait_then_reset(flag):\n"
+        "    while tl.atomic_add(flag, 0, sem='acquire', scope='gpu') != 1:\n        pass\n    tl.store(flag, 0)\n\n\n"
+        "@triton.jit\ndef k(a: '*i32', b: '*i32'):\n    wait_then_reset(a)\n    wait_then_reset(b)\n")
+    report = lint_file(path)
+    assert {(f.rule, f.site.line) for f in report.findings} == {("plain-reset", 14), ("plain-reset", 15)}
+    spins = [e for e in report.kernels[0].events.events if e.kind == "spin"]
+    assert [e.ptr.key for e in spins] == ["a", "b"]

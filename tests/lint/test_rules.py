@@ -1,0 +1,133 @@
+"""Every finding, and every absence of one, on real-shaped kernels: symm_mem's blockwise
+barrier (patterns 0-2), iris put/get, a tritonbench lock, a vLLM two-slot counter barrier."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.conftest import line_of, linted
+
+
+def found(name: str) -> set[tuple[str, str, int, str]]:
+    return {(f.rule, f.kernel, f.site.line, f.pattern) for f in linted(name).findings}
+
+
+def kernels_with_findings(name: str) -> set[str]:
+    return {f.kernel for f in linted(name).findings}
+
+
+def test_symm_mem_barrier_patterns() -> None:
+    name = "symm_mem_barrier"
+    p0 = line_of(name, "p0-barrier")
+    p1 = line_of(name, "p1-barrier")
+    p1n = line_of(name, "p1n-barrier")
+    assert found(name) == {
+        ("block-publish", "pattern0_broken", p0, "SYMM-barrier-p1[acqrel-nopre-sys]"),
+        ("relaxed-signal", "pattern0_broken", p0, "SYMM-barrier-p0[inkernel-write]"),
+        ("block-publish", "pattern1_nopre", p1, "SYMM-barrier-p1[acqrel-nopre-sys]"),
+        ("consumer-block", "pattern1_nopost", p1n, "SYMM-barrier-p1[acqrel-nopost-sys]"),
+        ("barrier-war", "pattern2_broken", line_of(name, "p2-store"), "SYMM-barrier-p2[p2-relaxed]"),
+    }
+    # the correct forms: no finding at all
+    assert not kernels_with_findings(name) & {"pattern0_ok", "pattern1_ok", "pattern2_ok"}
+
+
+def test_symm_mem_findings_point_into_the_helpers() -> None:
+    f = next(f for f in linted("symm_mem_barrier").findings if f.rule == "consumer-block")
+    inner = [fr.line for fr in f.site.via]
+    assert line_of("symm_mem_barrier", "wait") in inner
+    assert line_of("symm_mem_barrier", "wait-acquire") in inner
+    assert f.related[0].line == line_of("symm_mem_barrier", "p1n-load")
+
+
+def test_symm_mem_pattern0_is_noted_not_flagged() -> None:
+    notes = [n for n in linted("symm_mem_barrier").notes if "pattern 0" in n]
+    assert len(notes) == 1 and "earlier kernels" in notes[0]
+
+
+def test_iris_put_get() -> None:
+    assert found("iris_ok") == set()
+    assert found("iris_broken") == {
+        ("peer-scope", "put_producer", line_of("iris_broken", "put-scope"), "MP[relacq-xgpu-gpu]"),
+        ("volatile-poll", "get_consumer", line_of("iris_broken", "get-poll"), "MP-iris-volatile[volatile-as-written]"),
+    }
+    poll = next(f for f in linted("iris_broken").findings if f.rule == "volatile-poll")
+    assert poll.related[0].line == line_of("iris_broken", "get-load")
+    assert "tl.load(volatile=True)" in poll.message and "sem='acquire'" in poll.fix
+
+
+def test_iris_heap_translation_is_peer_memory() -> None:
+    k = next(k for k in linted("iris_ok").kernels if k.name == "put_producer")
+    flag = next(e for e in k.events.events if e.kind == "atomic")
+    assert (flag.ptr.origin, flag.ptr.root) == ("translated", "flag")
+    store = next(e for e in k.events.events if e.kind == "store")
+    assert (store.ptr.origin, store.ptr.root) == ("translated", "data")
+
+
+def test_tritonbench_lock() -> None:
+    assert found("tritonbench_lock") == {
+        ("block-publish", "splitk_fixup_broken", line_of("tritonbench_lock", "lock-xchg"),
+         "MP-block[nobar-release-sys]"),
+    }
+    f = linted("tritonbench_lock").findings[0]
+    assert f.related[0].line == line_of("tritonbench_lock", "lock-store")
+    assert "tl.debug_barrier()" in f.fix
+    # a lock on one GPU: gpu scope on a plain pointer argument is right, and is not flagged
+    assert not any(f.rule == "peer-scope" for f in linted("tritonbench_lock").findings)
+
+
+def test_triton_tutorial_mutex() -> None:
+    name = "triton_tutorial_lock"
+    assert found(name) == {
+        ("block-publish", "dw_accumulate_nobarrier", line_of(name, "nobar-unlock"), "MP-block[nobar-release-sys]"),
+        ("relaxed-signal", "dw_accumulate_plain_unlock", line_of(name, "plain-unlock"), "MP-iris[plain-signal-sys]"),
+    }
+    # the tutorial's own form: the Count xchg inside the critical section is data the lock guards,
+    # and the tl.store to DX before the lock is not what the release publishes
+    assert "dw_accumulate_ok" not in kernels_with_findings(name)
+    nobar = next(f for f in linted(name).findings if f.kernel == "dw_accumulate_nobarrier")
+    assert nobar.related[0].line == line_of(name, "nobar-store")
+    plain = next(f for f in linted(name).findings if f.kernel == "dw_accumulate_plain_unlock")
+    assert plain.message.startswith("mutex released by a plain tl.store")
+
+
+def test_vllm_two_slot_counter_barrier() -> None:
+    assert found("vllm_barrier") == {
+        ("plain-reset", "one_slot_barrier_broken", line_of("vllm_barrier", "reset"),
+         "MP-reset-race[relacq-plain-reset]"),
+    }
+    f = linted("vllm_barrier").findings[0]
+    assert f.verdict.may_hang and not f.verdict.bug_allowed
+    # the counter's exit value is read at run time: said, not guessed
+    assert any("exit value is not a constant" in n for n in linted("vllm_barrier").notes)
+
+
+@pytest.mark.parametrize("name", ["symm_mem_barrier", "iris_broken", "tritonbench_lock", "vllm_barrier",
+                                  "triton_tutorial_lock", "rule_shapes"])
+def test_every_finding_is_one_the_model_calls_incorrect(name: str) -> None:
+    report = linted(name)
+    assert report.findings and report.incorrect == report.findings
+    for f in report.findings:
+        assert f.verdict.why and f.verdict.source_file.endswith(".yaml")
+
+
+def test_rule_shapes() -> None:
+    name = "rule_shapes"
+    assert found(name) == {
+        ("relaxed-signal", "relaxed_signal", line_of(name, "relaxed-signal"), "MP[relaxed-xgpu-sys]"),
+        ("relaxed-signal", "plain_signal", line_of(name, "plain-signal"), "MP-iris[plain-signal-sys]"),
+        ("volatile-poll", "relaxed_cas_wait", line_of(name, "relaxed-wait"), "MP-iris[relaxed-wait-sys]"),
+        ("signal-reuse", "signal_every_round", line_of(name, "reuse"), "MP-reset-race[relacq-plain-reset]"),
+        ("plain-reset", "relaxed_reset", line_of(name, "relaxed-reset"),
+         "MP-iris-reset-war[relaxed-reset-after-read]"),
+        ("relaxed-signal", "last_block_relaxed", line_of(name, "ticket"), "MP[relaxed-xgpu-sys]"),
+    }
+    # the sound forms: a release written as fence + relaxed, an acquire as relaxed + fence, a wait for
+    # the reset before each round, a release reset, an atomic_add that is a reduction, and a flag per
+    # element raised by the thread that stored the element
+    assert not kernels_with_findings(name) & {"fence_then_relaxed_signal", "relaxed_wait_then_fence",
+                                              "signal_after_reset", "release_reset", "reduction",
+                                              "flag_per_element", "last_block_ok", "count_stores"}
+    notes = "\n".join(linted(name).notes)
+    assert "kernel reduction raises and waits for no flag" in notes
+    assert "flag_per_element raises" not in notes

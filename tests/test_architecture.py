@@ -26,6 +26,8 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("report",),
     ("session",),
     ("tune",),
+    ("lint",),
+    ("cost",),
     ("cli", "pytest_plugin", "__main__"),
 )
 RANK = {name: k for k, names in enumerate(STAGES) for name in names}

@@ -1,0 +1,37 @@
+"""Load the cost loop kernel (kernel cache) and compile it for a GPU target on this machine."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from types import ModuleType
+
+from litmus.codegen.loader import cache_root, load_module
+from litmus.cost.kernel import KERNEL, CostKernel
+
+SIGNATURE = {"heap": "*i32", "times": "*i64", "status": "*i32", "trips": "*i32", "n_trips": "i32",
+             "progs": "i32", "BLOCK": "constexpr", "TRIPS": "constexpr"}
+
+
+def kernel_file(ck: CostKernel) -> Path:
+    """Where the module of ``ck`` is cached."""
+    return cache_root() / "cost" / f"cost_{hashlib.sha256(ck.text.encode()).hexdigest()[:32]}.py"
+
+
+def load_cost_kernel(ck: CostKernel, interpret: bool | None = None) -> ModuleType:
+    """Import the module of ``ck`` (for the interpreter when ``interpret``)."""
+    return load_module(kernel_file(ck), ck.text, interpret)
+
+
+def compile_cost_kernel(ck: CostKernel, target: str = "cuda:90", block: int = 1, num_warps: int = 1,
+                        trips: int = 1024) -> str:
+    """The PTX of ``ck`` compiled for ``target`` with ``trips`` timestamp slots (no GPU needed)."""
+    import triton
+    from triton.compiler import ASTSource
+
+    from litmus.codegen.targets import parse_target
+
+    fn = getattr(load_cost_kernel(ck, interpret=False), KERNEL)
+    src = ASTSource(fn, dict(SIGNATURE), constexprs={"BLOCK": block, "TRIPS": trips})
+    compiled = triton.compile(src, target=parse_target(target).gpu_target(), options={"num_warps": num_warps})
+    return str(compiled.asm.get("ptx", ""))

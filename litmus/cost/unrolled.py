@@ -1,0 +1,156 @@
+"""A variant's signalling as a litmus test of many round trips, for the ``cpu`` and ``ranks`` backends.
+
+Those backends run litmus tests, so the timing loop is unrolled into one: ``message`` shapes
+become a ping-pong (the writer signals ``ping<j>`` and waits for ``pong<j>`` with the reader's
+wait ops; the reader waits for ``ping<j>`` and signals ``pong<j>`` with the writer's signal
+ops), ``barrier`` shapes repeat every party's signalling ops. A flag that is not self-resetting
+gets a fresh location per round trip (its value is never reused, so no round can mistake an
+old signal for a new one); a self-resetting flag is reused as the pattern reuses it. Every
+spin gets a register (``P0:t<j>`` / ``P1:s<j>`` for a ping-pong, ``P<k>:w<j>_<n>`` for a
+barrier) holding the last value it read, so a round trip counts as done exactly when its
+spins saw their values. One status column holds at most 31 spins: that bounds the round trips
+of one launch (:func:`max_trips`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from litmus.cost.shape import Signalling, renamed
+from litmus.errors import LitmusError
+from litmus.ir import Condition, Instr, LitmusTest, Location, Rmw, Spin, Thread, TrueProp
+
+MAX_SPINS = 31  # status bits of one out column (litmus.codegen.generate._MAX_SPINS)
+
+
+def _spins(ops: tuple[Instr, ...]) -> int:
+    return sum(isinstance(o, Spin) for o in ops)
+
+
+def spins_per_trip(sig: Signalling) -> int:
+    """Spins one round trip (message) or one barrier round executes, over all parties."""
+    if sig.shape == "message":
+        return 2 * (_spins(sig.wait))
+    return sum(_spins(p.ops) for p in sig.parties)
+
+
+def max_trips(sig: Signalling) -> int:
+    """The most round trips one unrolled launch can hold."""
+    return max(1, MAX_SPINS // max(1, spins_per_trip(sig)))
+
+
+def places(sig: Signalling, world_size: int | None) -> list[tuple[int, int]]:
+    """``(rank, cta)`` of each party: ranks renumbered from 0 in order of appearance; on a world
+    too small for them every party goes to rank 0, each in a CTA of its own."""
+    order: dict[int, int] = {}
+    for p in sig.parties:
+        order.setdefault(p.rank, len(order))
+    if world_size is not None and len(order) > world_size:
+        return [(0, k) for k in range(len(sig.parties))]
+    ctas: dict[tuple[int, int], int] = {}
+    out = []
+    for p in sig.parties:
+        rank = order[p.rank]
+        key = (rank, p.cta)
+        if key not in ctas:
+            ctas[key] = sum(1 for r, _ in ctas if r == rank)
+        out.append((rank, ctas[key]))
+    return out
+
+
+def _with_regs(ops: tuple[Instr, ...], reg: "list[str]") -> tuple[Instr, ...]:
+    """``ops`` with each spin's register taken from ``reg`` (in order) and RMW results dropped."""
+    out: list[Instr] = []
+    for o in ops:
+        if isinstance(o, Spin):
+            o = replace(o, reg=reg.pop(0))
+        elif isinstance(o, Rmw):
+            o = replace(o, reg=None)
+        out.append(o)
+    return tuple(out)
+
+
+def _bounded(ops: tuple[Instr, ...], bound: int | None) -> tuple[Instr, ...]:
+    return tuple(replace(o, bound=bound) if isinstance(o, Spin) and bound is not None else o for o in ops)
+
+
+def unrolled_test(sig: Signalling, trips: int, world_size: int | None = None,
+                  spin_bound: int | None = None) -> LitmusTest:
+    """``trips`` round trips (message) or barrier rounds of ``sig`` as one litmus test."""
+    cap = max_trips(sig)
+    if not 1 <= trips <= cap:
+        raise LitmusError(f"{sig.test.id}: {trips} round trips in one launch; use 1 to {cap} "
+                          f"({MAX_SPINS} spins fit one launch, a round trip here has {spins_per_trip(sig)})")
+    at = places(sig, world_size)
+    test = sig.test
+    if sig.shape == "message":
+        threads, locations = _pingpong(sig, trips, at, spin_bound)
+    else:
+        threads, locations = _rounds(sig, trips, at, spin_bound)
+    return replace(test, variant=f"{test.variant}~{sig.shape}x{trips}" if test.variant else f"{sig.shape}x{trips}",
+                   threads=tuple(threads), locations=tuple(locations),
+                   condition=Condition("exists", TrueProp(), "true"), expect=None,
+                   params=test.params + (("cost_trips", str(trips)),))
+
+
+def _fresh(sig: Signalling, loc: str, j: int, name: str | None = None) -> str:
+    """The location round ``j`` uses for flag ``loc`` (called ``name``): the same one when it is self-resetting."""
+    name = name or loc
+    return name if loc in sig.resetting else f"{name}{j}"
+
+
+def _pingpong(sig: Signalling, trips: int, at: list[tuple[int, int]],
+              bound: int | None) -> tuple[list[Thread], list[Location]]:
+    (w_rank, w_cta), (r_rank, r_cta) = at
+    init = sig.test.location(sig.flag).init
+    w_ops: list[Instr] = []
+    r_ops: list[Instr] = []
+    locs: dict[str, Location] = {}
+    for j in range(trips):
+        ping, pong = _fresh(sig, sig.flag, j), _fresh(sig, sig.flag, j, sig.flag + "_back")
+        locs.setdefault(ping, Location(ping, init, r_rank))
+        locs.setdefault(pong, Location(pong, init, w_rank))
+        w_ops += _with_regs(renamed(sig.signal, {sig.flag: ping}), [])
+        w_ops += _with_regs(renamed(sig.wait, {sig.flag: pong}), [f"t{j}"] * _spins(sig.wait))
+        r_ops += _with_regs(renamed(sig.wait, {sig.flag: ping}), [f"s{j}"] * _spins(sig.wait))
+        r_ops += _with_regs(renamed(sig.signal, {sig.flag: pong}), [])
+    threads = [Thread("P0", w_rank, w_cta, _bounded(tuple(w_ops), bound)),
+               Thread("P1", r_rank, r_cta, _bounded(tuple(r_ops), bound))]
+    return threads, list(locs.values())
+
+
+def _rounds(sig: Signalling, trips: int, at: list[tuple[int, int]],
+            bound: int | None) -> tuple[list[Thread], list[Location]]:
+    rank_of = {p.rank: r for p, (r, _) in zip(sig.parties, at)}
+    locs: dict[str, Location] = {}
+    threads = []
+    for k, (party, (rank, cta)) in enumerate(zip(sig.parties, at)):
+        ops: list[Instr] = []
+        for j in range(trips):
+            names = {f: _fresh(sig, f, j) for f in sig.flags}
+            for f, name in names.items():
+                home = sig.test.location(f)
+                locs.setdefault(name, Location(name, home.init, rank_of.get(home.home, 0)))
+            regs = [f"w{j}_{n}" for n in range(_spins(party.ops))]
+            ops += _with_regs(renamed(party.ops, names), regs)
+        threads.append(Thread(f"P{k}", rank, cta, _bounded(tuple(ops), bound)))
+    return threads, list(locs.values())
+
+
+def completed_trips(state: dict[str, int], sig: Signalling, test: LitmusTest) -> int:
+    """Round trips of one instance whose spins all saw their values (in order: the first miss ends them)."""
+    spins = [(t.name, i) for t in test.threads for i in t.instrs if isinstance(i, Spin)]
+    trips = int(dict(test.params).get("cost_trips", "0"))
+    done = 0
+    for j in range(trips):
+        ok = all(state.get(f"{name}:{i.reg}") == i.until for name, i in spins
+                 if i.reg is not None and _trip_of(i.reg) == j)
+        if not ok:
+            break
+        done += 1
+    return done
+
+
+def _trip_of(reg: str) -> int:
+    """The round trip a cost spin register belongs to (``t3``, ``s3``, ``w3_0`` -> 3)."""
+    return int(reg[1:].split("_", 1)[0])

@@ -88,3 +88,13 @@ def load_module(path: Path, text: str, interpret: bool | None = None) -> ModuleT
         spec.loader.exec_module(module)
     sys.modules[name] = module
     return module
+
+
+def load_text_kernel(stem: str, text: str, name: str, interpret: bool | None = None) -> object:
+    """Kernel ``name`` of the Triton module ``text`` (the run harness's own kernels: memory
+    stress, counting), kept in the kernel cache as ``<stem>_<hash>.py`` (see :func:`load_module`)."""
+    import hashlib
+
+    path = cache_root() / "kernels" / f"{stem}_{hashlib.sha256(text.encode()).hexdigest()[:16]}.py"
+    return getattr(load_module(path, text, interpret), name)
+

@@ -17,7 +17,6 @@ Imports torch and triton lazily; the kernel runs under the Triton interpreter to
 
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
@@ -69,11 +68,9 @@ def count_kernel_source() -> str:
 
 def load_count_kernel(interpret: bool = False) -> Any:
     """The ``litmus_count`` kernel, imported from a file in the litmus kernel cache."""
-    from litmus.codegen.loader import cache_root, load_module
+    from litmus.codegen.loader import load_text_kernel
 
-    text = count_kernel_source()
-    path = cache_root() / "kernels" / f"litmus_count_{hashlib.sha256(text.encode()).hexdigest()[:16]}.py"
-    return load_module(path, text, interpret).litmus_count
+    return load_text_kernel("litmus_count", count_kernel_source(), "litmus_count", interpret)
 
 
 @dataclass(frozen=True)

@@ -131,13 +131,9 @@ def stress_kernel_source() -> str:
 
 def load_stress_kernel(interpret: bool = False) -> Any:
     """The ``litmus_stress`` kernel, imported from a file in the litmus kernel cache."""
-    import hashlib
+    from litmus.codegen.loader import load_text_kernel
 
-    from litmus.codegen.loader import cache_root, load_module
-
-    text = stress_kernel_source()
-    path = cache_root() / "kernels" / f"litmus_stress_{hashlib.sha256(text.encode()).hexdigest()[:16]}.py"
-    return load_module(path, text, interpret).litmus_stress
+    return load_text_kernel("litmus_stress", stress_kernel_source(), "litmus_stress", interpret)
 
 
 def pattern_flags(pattern: str) -> tuple[bool, bool]:

@@ -13,6 +13,15 @@ CHEAPER_INCORRECT = "cheaper, but incorrect"
 HW_BAD = ("VIOLATION",)
 
 
+def unranked_reason(m: Measurement) -> str | None:
+    """Why a measurement's p50 cannot stand as a cost (runs disagree, round trips missing), or None."""
+    if not m.agreement.ok:
+        return f"not ranked: the two runs {m.agreement.words()}"
+    if m.round_trips < m.asked:
+        return f"not ranked: {m.round_trips:,} of {m.asked:,} round trips completed"
+    return None
+
+
 @dataclass
 class Row:
     """One variant of a family: its measurement (None when skipped), verdicts and its mark."""
@@ -46,8 +55,9 @@ class Family:
 
     @property
     def cheapest_correct(self) -> Row | None:
-        """The first correct measured row."""
-        return next((r for r in self.rows if r.measurement is not None and r.correct), None)
+        """The first correct row whose measurement stands (both runs agree, every round trip done)."""
+        return next((r for r in self.rows if r.measurement is not None and r.correct
+                     and unranked_reason(r.measurement) is None), None)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready fields."""
@@ -58,7 +68,9 @@ class Family:
 
 def rank(rows: list[tuple[str, Row]]) -> list[Family]:
     """Group ``(family name, row)`` pairs by family, sort each by p50 (skipped last) and mark the
-    cheapest correct row and every incorrect row cheaper than it."""
+    cheapest correct row and every incorrect row cheaper than it.  A row whose two runs disagree
+    or whose round trips did not all complete is marked as not ranked and is never the cheapest
+    correct one: its p50 is no cost."""
     families: dict[str, Family] = {}
     for name, row in rows:
         families.setdefault(name, Family(name)).rows.append(row)
@@ -78,4 +90,8 @@ def rank(rows: list[tuple[str, Row]]) -> list[Family]:
             for r in fam.rows:
                 if r.measurement is not None and not r.correct:
                     r.mark = "incorrect (no correct variant measured)"
+        for r in fam.rows:  # a cost that does not stand says so
+            reason = unranked_reason(r.measurement) if r.measurement is not None else None
+            if reason:
+                r.mark = f"{r.mark}; {reason}" if r.mark else reason
     return list(families.values())

@@ -1,4 +1,5 @@
-"""The PTX litmus corpus (``shared/ptx-litmus``: Dat3M's ``litmus/PTX/Manual`` with verdicts)."""
+"""The PTX litmus corpora: ``shared/ptx-litmus`` (Dat3M's ``litmus/PTX/Manual`` with verdicts)
+and ``shared/dat3m-ptx`` (Dat3M's whole PTX corpus with its four verdict lists)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,17 @@ from litmus.interop.reader import read_litmus
 from litmus.ir import Expectation, LitmusTest
 
 CORPUS_ENV = "LITMUS_PTX_CORPUS"
+DAT3M_ENV = "LITMUS_DAT3M_PTX"
+DAT3M_LISTS: dict[str, tuple[str, str]] = {
+    "PTXv6_0-expected.csv": ("safety", "ptx"),
+    "PTXv7_5-expected.csv": ("safety", "ptx75"),
+    "PTXv6_0-Liveness-expected.csv": ("liveness", "ptx"),
+    "PTXv7_5-Liveness-expected.csv": ("liveness", "ptx75"),
+}
+"""Dat3M's verdict lists: file -> (kind, the litmus model that matches its cat file).  A safety
+VALUE 1 means the condition holds (``ModelResult.validated``); a liveness VALUE 1 means no
+execution hangs (``not ModelResult.possible_hang``; 0 on the tests whose spins or barriers
+can block forever, e.g. Manual/XF-Barrier-weak and Barrier/quorum*-hang)."""
 _WHY = "verdict from Dat3M's PTXv6_0-expected.csv"
 
 
@@ -28,10 +40,18 @@ def corpus_dir() -> Path | None:
     return path if (path / "expected.csv").is_file() else None
 
 
-def read_expected(corpus: Path) -> dict[str, bool]:
-    """``expected.csv``: test path relative to ``corpus`` -> whether its condition passes."""
+def dat3m_dir() -> Path | None:
+    """Dat3M's PTX corpus: ``$LITMUS_DAT3M_PTX``, else ``shared/dat3m-ptx`` beside the repo;
+    None when it does not exist."""
+    env = os.environ.get(DAT3M_ENV)
+    path = Path(env) if env else Path(__file__).resolve().parents[2].parent / "shared" / "dat3m-ptx"
+    return path if (path / "PTXv6_0-expected.csv").is_file() else None
+
+
+def read_expected(corpus: Path, name: str = "expected.csv") -> dict[str, bool]:
+    """A ``PATH,VALUE`` verdict list (``corpus/name``): test path relative to ``corpus`` -> VALUE == 1."""
     table: dict[str, bool] = {}
-    csv_path = corpus / "expected.csv"
+    csv_path = corpus / name
     with csv_path.open(newline="", encoding="utf-8") as f:
         for n, row in enumerate(csv.reader(f), start=1):
             if not row or not row[0].strip():

@@ -18,19 +18,23 @@ cell                                   IR
                                        ``red...exch x, v`` are accepted: litmus writes them
                                        for an RMW whose old value is not kept)
 ``fence.<acq_rel|sc>.<scope>``         ``Fence(sem, scope)``; ``membar.<cta|gl|sys>`` = fence.sc
-``bar[.cta].<sync|arrive> id[, n]``    ``Barrier(id, n, arrive)`` (also ``barrier...``)
+``fence.proxy.<kind>``                 ``ProxyFence(kind)``: generic, texture, surface, constant, alias
+``tld``/``suld``/``cold``, ``sust``,   ``Load``/``Store``/``Rmw`` with ``proxy`` texture, surface,
+``suatom``/``sured``                   constant (the generic forms have ``proxy="generic"``)
+``bar[.cta].<sync|arrive> a[, b[, q]]``  ``Barrier(a, b, arrive, quorum=q)`` (also ``barrier...``)
 ``add|sub|mul|and|or|xor r, a, b``     ``Compute(r, op, a, b)``
 ``beq|bne|blt|ble|bgt|bge a, b, L``    ``Branch(L, cond, a, b)``;  ``goto L`` / ``bra L``
 ``L:``                                 ``Label(L)``
 =====================================  =======================================================
 
-Everything else (proxies, surface/texture/constant accesses, ``atom.volatile``, ``div``, unknown
+Everything else (``atom.volatile``, ``div``, unknown
 opcodes or qualifiers) raises :class:`~litmus.errors.UnsupportedError` or
 :class:`~litmus.errors.LitmusError` naming file, line and column.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -51,20 +55,31 @@ from litmus.ir import (
     Label,
     Load,
     Operand,
+    ProxyFence,
+    PROXY_FENCE_KINDS,
     Reg,
     Rmw,
     Store,
 )
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-INT = re.compile(r"[+-]?\d+\Z")
+INT = re.compile(r"[+-]?\d+\Z|0x[0-9a-fA-F]+\Z")
+
+
+def int_value(text: str) -> int:
+    """The integer written ``text`` (decimal, or ``0x`` hex as LitmusAssertions.g4 allows)."""
+    return int(text, 16) if text.startswith("0x") else int(text)
 
 BRANCH_CONDS: dict[str, str] = {
     "beq": "eq", "bne": "ne", "blt": "lt", "ble": "le", "bgt": "gt", "bge": "ge"
 }
 COMPUTE_OPS: tuple[str, ...] = ("add", "sub", "mul", "and", "or", "xor")
 MEMBAR_SCOPES: dict[str, str] = {"cta": "cta", "gl": "gpu", "sys": "sys"}
-PROXY_OPCODES: tuple[str, ...] = ("tld", "suld", "cold", "sust", "suatom", "sured")
+# Dat3M's proxy opcodes -> (generic opcode, proxy)
+PROXY_OPCODES: dict[str, tuple[str, str]] = {
+    "tld": ("ld", "texture"), "suld": ("ld", "surface"), "cold": ("ld", "constant"),
+    "sust": ("st", "surface"), "suatom": ("atom", "surface"), "sured": ("red", "surface"),
+}
 # atom/red operations: the IR's, plus Dat3M's sub (by a constant).  red.cas / red.exch are
 # litmus's spelling of an RMW whose old value is not kept.
 ATOM_OPS: tuple[str, ...] = RMW_OPS + ("sub",)
@@ -130,7 +145,7 @@ def _loc(cell: Cell, arg: _Arg) -> str:
 
 def _value(cell: Cell, arg: _Arg) -> Operand:
     if INT.match(arg.text):
-        return Const(int(arg.text))
+        return Const(int_value(arg.text))
     if IDENT.match(arg.text):
         return Reg(arg.text)
     raise _error(cell, f"expected an integer or a register, found {arg.text!r}", arg.column)
@@ -164,9 +179,11 @@ def _sem_scope(
     return sem, scope
 
 
-def _check_proxy(cell: Cell, opcode: str, quals: list[str]) -> None:
-    if "proxy" in quals or opcode.split(".")[0] in PROXY_OPCODES:
-        raise _unsupported(cell, f"proxy instructions are not supported: {opcode!r}")
+def _with_proxy(instr: Instr, proxy: str) -> Instr:
+    """``instr`` performed through ``proxy`` (a register move stays a move)."""
+    if proxy == "generic" or not isinstance(instr, (Load, Store, Rmw)):
+        return instr
+    return dataclasses.replace(instr, proxy=proxy)
 
 
 def parse_instruction(cell: Cell) -> Instr:
@@ -185,11 +202,11 @@ def parse_instruction(cell: Cell) -> Instr:
         raise _error(cell, f"unexpected {text[m.end()]!r} after {opcode!r}", cell.column + m.end())
     head, *quals = opcode.split(".")
     args = _split_args(cell, m.end())
-    _check_proxy(cell, opcode, quals)
+    head, proxy = PROXY_OPCODES.get(head, (head, "generic"))
     handler = _HANDLERS.get(head)
     if handler is None:
         raise _unsupported(cell, f"unknown instruction {opcode!r}")
-    return handler(cell, opcode, quals, args)
+    return _with_proxy(handler(cell, opcode, quals, args), proxy)
 
 
 def _ld(cell: Cell, opcode: str, quals: list[str], args: list[_Arg]) -> Instr:
@@ -201,7 +218,7 @@ def _ld(cell: Cell, opcode: str, quals: list[str], args: list[_Arg]) -> Instr:
         return Load(reg, _loc(cell, args[1]), "relaxed", "sys", volatile=True, line=cell.line)
     sem, scope = _sem_scope(cell, opcode, quals, LOAD_SEMS, "ld")
     if INT.match(args[1].text):  # Dat3M: `ld.weak r0, 1` is a register move too
-        return Compute(reg, "mov", Const(int(args[1].text)), line=cell.line)
+        return Compute(reg, "mov", Const(int_value(args[1].text)), line=cell.line)
     return Load(reg, _loc(cell, args[1]), sem, scope, line=cell.line)
 
 
@@ -272,6 +289,10 @@ def _red(cell: Cell, opcode: str, quals: list[str], args: list[_Arg]) -> Instr:
 def _fence(cell: Cell, opcode: str, quals: list[str], args: list[_Arg]) -> Instr:
     if args:
         raise _error(cell, f"{opcode!r} takes no operands", args[0].column)
+    if quals[:1] == ["proxy"]:
+        if len(quals) != 2 or quals[1] not in PROXY_FENCE_KINDS:
+            raise _error(cell, f"{opcode!r}: write fence.proxy.<{'|'.join(PROXY_FENCE_KINDS)}>")
+        return ProxyFence(quals[1], line=cell.line)
     if len(quals) != 2 or quals[0] not in FENCE_SEMS or quals[1] not in SCOPES:
         raise _error(cell, f"{opcode!r}: write fence.<acq_rel|sc>.<cta|gpu|sys>")
     return Fence(quals[0], quals[1], line=cell.line)
@@ -290,12 +311,13 @@ def _bar(cell: Cell, opcode: str, quals: list[str], args: list[_Arg]) -> Instr:
     if mode not in (["sync"], ["arrive"]):
         raise _unsupported(cell, f"{opcode!r} is not supported: write bar.cta.sync id[, count] "
                                  "or bar.cta.arrive id[, count]")
-    if len(args) not in (1, 2):
-        raise _error(cell, f"{opcode} takes a barrier id and an optional thread count, "
-                           f"found {len(args)} operand(s)")
+    if len(args) not in (1, 2, 3):
+        raise _error(cell, f"{opcode} takes a barrier instance, then optionally a barrier id and "
+                           f"a quorum (bar.cta.sync a[, b[, q]]), found {len(args)} operand(s)")
     values = [_value(cell, a) for a in args]
-    return Barrier(values[0], values[1] if len(values) == 2 else None,
-                   arrive=mode == ["arrive"], line=cell.line)
+    return Barrier(values[0], values[1] if len(values) >= 2 else None,
+                   arrive=mode == ["arrive"], line=cell.line,
+                   quorum=values[2] if len(values) == 3 else None)
 
 
 def _compute(cell: Cell, opcode: str, quals: list[str], args: list[_Arg]) -> Instr:

@@ -23,9 +23,11 @@ from typing import Any
 
 from litmus.condition import ConditionSyntaxError, parse_kind, parse_prop, terms
 from litmus.errors import LitmusError, UnsupportedError
-from litmus.interop.instructions import IDENT, INT, Cell, parse_instruction
-from litmus.interop.metadata import split_description
+from litmus.interop.instructions import IDENT, INT, Cell, int_value, parse_instruction
+from litmus.interop.annotations import apply_annotations
+from litmus.interop.metadata import split_annotations, split_description
 from litmus.ir import (
+    PROXIES,
     Barrier,
     Branch,
     Compute,
@@ -44,13 +46,14 @@ from litmus.ir import (
     Thread,
 )
 
-_HEADER = re.compile(r"(PTX|ptx)[ \t]+(\S+)")
+_HEADER = re.compile(r"(PTX|ptx)[ \t]*(\S*)")
 _NAME_VARIANT = re.compile(r"(?P<name>[^\[\]]+)\[(?P<variant>[^\[\]]+)\]\Z")
 _THREAD = re.compile(r"(P\d+)\s*@\s*cta\s+(\d+)\s*,\s*gpu\s+(\d+)\Z")
-_REG_INIT = re.compile(r"(?:P)?(\d+)\s*:\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\S.*)\Z")
-_LOC_INIT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\S.*)\Z")
-_COND_START = re.compile(r"(~\s*exists|exists|forall)\b(?!\s*:)")
-_UNSUPPORTED_SECTIONS = re.compile(r"(locations|filter)\b")
+_REG_INIT = re.compile(r"(?:P)?(\d+)\s*:\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\S.*)\Z", re.S)
+_LOC_INIT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\S.*)\Z", re.S)
+_COND_START = re.compile(r"(~\s*exists|not\s+exists|exists|forall)\b(?!\s*:)")
+_UNSUPPORTED_SECTIONS = re.compile(r"(filter|final)\b")
+_LOCATIONS = re.compile(r"locations\s*\[[^\]]*\]\s*;?", re.S)
 
 
 @dataclass
@@ -108,10 +111,12 @@ def parse_litmus(text: str, file: str = "<string>") -> LitmusTest:
     threads, cond = _program(src, pos)
     try:
         description, homes = split_description(description)
+        description, annotations = split_annotations(description)
     except ValueError as e:
         raise LitmusError.at(file, header_line, f"bad description: {e}") from None
-    return _assemble(src, name, variant, header_line, description, homes, loc_inits, reg_inits,
+    test = _assemble(src, name, variant, header_line, description, homes, loc_inits, reg_inits,
                      threads, cond)
+    return apply_annotations(test, annotations, header_line) if annotations else test
 
 
 # ----------------------------------------------------------------------------- header
@@ -123,26 +128,35 @@ def _header(src: _Source) -> tuple[str, str, int, int]:
     if not m:
         raise src.error(pos, "a PTX litmus file starts with 'PTX NAME'")
     raw = m.group(2)
-    nv = _NAME_VARIANT.match(raw)
-    name, variant = (nv.group("name"), nv.group("variant")) if nv else (raw, "")
-    return name, variant, src.where(pos)[0], m.end()
+    if raw.startswith('"') or "{" in raw:  # no name: LitmusPTX.g4 takes anything up to '{'
+        name, variant, end = Path(src.file).stem, "", m.start(2)
+    else:
+        nv = _NAME_VARIANT.match(raw)
+        name, variant = (nv.group("name"), nv.group("variant")) if nv else (raw, "")
+        end = m.end()
+    return name, variant, src.where(pos)[0], end
+
+
+_QUOTED_LINES = re.compile(r'(?:\s*"[^"]*")+\s*\Z')
 
 
 def _description(src: _Source, pos: int) -> tuple[str, int]:
-    """The quoted description (possibly empty) between the header and ``{``."""
-    pos = src.skip_space(pos)
-    if pos < len(src.text) and src.text[pos] == '"':
-        end = src.text.find('"', pos + 1)
-        if end < 0:
-            raise src.error(pos, "the description's opening '\"' has no closing '\"'")
-        desc = src.text[pos + 1:end]
-        pos = src.skip_space(end + 1)
+    """The description between the header and ``{`` (LitmusPTX.g4: ``PTX ~('{')*``).
+
+    One or more quoted strings are joined by newlines; other text (a quoted block with quotes
+    inside, as some Dat3M files have) is kept as written, less its outer quotes."""
+    brace = src.text.find("{", pos)
+    if brace < 0:
+        raise src.error(src.skip_space(pos), "expected the init block '{ x=0; ... }' after the "
+                                             "header (and the optional quoted description)")
+    raw = src.text[pos:brace].strip()
+    if _QUOTED_LINES.match(raw):
+        desc = "\n".join(re.findall(r'"([^"]*)"', raw))
+    elif len(raw) >= 2 and raw[0] == raw[-1] == '"':
+        desc = raw[1:-1]
     else:
-        desc = ""
-    if pos >= len(src.text) or src.text[pos] != "{":
-        raise src.error(pos, "expected the init block '{ x=0; ... }' after the header "
-                             "(and the optional quoted description)")
-    return desc, pos
+        desc = raw
+    return desc, brace
 
 
 # ------------------------------------------------------------------------- init block
@@ -153,6 +167,11 @@ class _LocInit:
     name: str
     value: int
     line: int
+    alias_of: str | None = None
+    alias_proxy: str = "generic"
+
+
+_ALIAS = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*@\s*([a-z]+)\s+aliases\s+([A-Za-z_][A-Za-z0-9_]*)\Z")
 
 
 def _init_block(
@@ -163,7 +182,7 @@ def _init_block(
         raise src.error(pos, "the init block's '{' has no closing '}'")
     locs: list[_LocInit] = []
     regs: dict[str, list[tuple[str, int]]] = {}
-    seen: set[str] = set()
+    seen: dict[str, _LocInit] = {}
     start = pos + 1
     for piece in src.text[start:end].split(";"):
         entry_off = start + len(piece) - len(piece.lstrip())
@@ -172,25 +191,46 @@ def _init_block(
         if not entry:
             continue
         line, _ = src.where(entry_off)
-        if "@" in entry or "aliases" in entry.split():
-            raise src.error(entry_off, f"proxy alias declarations are not supported: {entry!r}",
-                            unsupported=True)
+        alias = _ALIAS.match(entry)
+        if alias:
+            new, proxy, target = alias.groups()
+            if proxy not in PROXIES:
+                raise src.error(entry_off, f"unknown proxy {proxy!r} in {entry!r} (write "
+                                           f"{', '.join(PROXIES)})")
+            if target not in seen:
+                raise src.error(entry_off, f"{entry!r}: {target} is not declared before it; "
+                                           f"declare '{target} = 0;' first")
+            if new in seen:
+                raise src.error(entry_off, f"{new} is declared twice")
+            li = _LocInit(new, seen[target].value, line, target, proxy)
+            seen[new] = li
+            locs.append(li)
+            continue
         m = _REG_INIT.match(entry) or _LOC_INIT.match(entry)
         if not m:
-            raise src.error(entry_off, f"bad init entry {entry!r}: write x=0 or P1:r0=0")
+            raise src.error(entry_off, f"bad init entry {entry!r}: write x=0, P1:r0=0 or "
+                                       "'y @ generic aliases x'")
         value_text = m.group(m.lastindex or 0).strip()
-        if not INT.match(value_text):
-            unsupported = value_text.startswith("&") or bool(IDENT.match(value_text))
-            raise src.error(entry_off, f"init entry {entry!r}: the value must be an integer "
-                                       "(pointer initialisers are not supported)", unsupported)
         key = entry.split("=")[0].replace(" ", "")
-        if key in seen:
-            raise src.error(entry_off, f"{key} is initialised twice")
-        seen.add(key)
         if m.re is _REG_INIT:
-            regs.setdefault("P" + m.group(1), []).append((m.group(2), int(value_text)))
+            key = "P" + key.lstrip("P")
+        if key in seen or key in {f"P{t}:{r}" for t, rs in regs.items() for r, _ in rs}:
+            raise src.error(entry_off, f"{key} is initialised twice")
+        if not INT.match(value_text):
+            other = value_text.lstrip("&").strip()
+            if m.re is _LOC_INIT and IDENT.match(other) and other in seen:
+                # Dat3M: 'x = y' declares x with y's initial value (initVirLocEqLoc)
+                value_text = str(seen[other].value)
+            else:
+                unsupported = value_text.startswith("&") or bool(IDENT.match(value_text))
+                raise src.error(entry_off, f"init entry {entry!r}: the value must be an integer "
+                                           "(pointer initialisers are not supported)", unsupported)
+        if m.re is _REG_INIT:
+            regs.setdefault("P" + m.group(1), []).append((m.group(2), int_value(value_text)))
         else:
-            locs.append(_LocInit(m.group(1), int(value_text), line))
+            li = _LocInit(m.group(1), int_value(value_text), line)
+            seen[key] = li
+            locs.append(li)
     after = end + 1
     rest_of_line = src.text[after:].split("\n", 1)[0]
     if rest_of_line.strip() not in ("", ";"):
@@ -252,6 +292,8 @@ def _program(src: _Source, pos: int) -> tuple[list[_ThreadCols], _Cond]:
                                      "'P0@cta 0,gpu 0 | ... ;' comes before the condition")
             offset = src.line_starts[line_no - 1] + (len(line) - len(stripped))
             return threads, _condition(src, offset)
+        if _LOCATIONS.match(stripped) and not _LOCATIONS.sub("", stripped, count=1).strip():
+            continue  # 'locations [x; P1:r0;]' lists what to print; every key is printed anyway
         if _UNSUPPORTED_SECTIONS.match(stripped):
             raise UnsupportedError.at(src.file, line_no, f"'{stripped.split()[0]}' sections are "
                                       "not supported", len(line) - len(line.lstrip()) + 1)
@@ -288,12 +330,30 @@ def _add_row(threads: list[_ThreadCols], row: list[Cell]) -> None:
             thread.instrs.append(parse_instruction(cell))
 
 
+_SPACED_REG = re.compile(r"\b(P?\d+)(\s*):(\s*)([A-Za-z_][A-Za-z0-9_]*)")
+_BRACKETED = re.compile(r"\[\s*([A-Za-z_][A-Za-z0-9_]*)\s*\]")
+_HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
+
+
+def normalize_condition(body: str) -> str:
+    """The condition ``body`` in the spelling :mod:`litmus.condition` reads, each token at
+    its column: LitmusAssertions.g4 also allows ``P3 : r0`` (spaces around ':'), ``[x]``,
+    hex constants and a trailing ';'."""
+    body = _SPACED_REG.sub(lambda m: f"{m.group(1)}:{m.group(4)}" + m.group(2) + m.group(3), body)
+    body = _BRACKETED.sub(lambda m: " " + m.group(1).ljust(len(m.group(0)) - 1), body)
+    body = _HEX.sub(lambda m: str(int(m.group(0), 16)).ljust(len(m.group(0))), body)
+    stripped = body.rstrip()
+    if stripped.endswith(";"):
+        body = stripped[:-1]
+    return body
+
+
 def _condition(src: _Source, offset: int) -> _Cond:
     m = _COND_START.match(src.text, offset)
     assert m is not None
-    kind = parse_kind(m.group(1))
+    kind = parse_kind(re.sub(r"not\s+", "~", m.group(1)))
     body_offset = src.skip_space(m.end())
-    body = src.text[body_offset:].rstrip()
+    body = normalize_condition(src.text[body_offset:]).rstrip()
     line, col = src.where(offset)
     if not body:
         raise LitmusError.at(src.file, line, f"the {m.group(1)} condition has no body: write "
@@ -320,7 +380,7 @@ def _reg_uses(instr: Instr) -> list[Operand]:
     if isinstance(instr, Rmw):
         return [instr.value] + ([instr.expected] if instr.expected is not None else [])
     if isinstance(instr, Barrier):
-        return [instr.id] + ([instr.count] if instr.count is not None else [])
+        return [o for o in (instr.id, instr.count, instr.quorum) if o is not None]
     if isinstance(instr, Branch):
         return [o for o in (instr.lhs, instr.rhs) if o is not None]
     if isinstance(instr, Compute):
@@ -350,7 +410,8 @@ def _assemble(
 ) -> LitmusTest:
     prop = parse_prop(cond.body)
     locations: dict[str, Location] = {
-        li.name: Location(li.name, li.value, homes.get(li.name, 0), li.line) for li in loc_inits
+        li.name: Location(li.name, li.value, homes.get(li.name, 0), li.line, li.alias_of,
+                          li.alias_proxy) for li in loc_inits
     }
     for t in threads:
         for instr in t.instrs:

@@ -1,26 +1,45 @@
 """Write any :class:`litmus.ir.LitmusTest` as a PTX ``.litmus`` file (the format :mod:`.reader` reads).
 
-What the format cannot hold, and how the writer handles it:
+Everything the catalog uses is written in the syntax Dat3M's ``LitmusPTX.g4`` accepts, and reads
+back identically; what the grammar cannot spell travels in the description
+(:mod:`litmus.interop.metadata`):
 
 - ``variant``: written into the header as ``PTX NAME[variant]`` (read back into ``variant``).
 - location homes: a description line ``homes: x@1 flag@0`` when some home is not 0.
-- :class:`~litmus.ir.Spin`: expanded to a loop ``LCnn: <read> ; bne r, until, LCnn`` (a CAS
-  spin reads with ``atom.<sem>.<scope>.cas r, x, until, reset``); the bound is dropped, which a
-  ``note:`` description line says.  Reading back gives the loop, not a ``Spin``.
+- volatile accesses: written ``relaxed.sys`` (their meaning), marked ``P0:volatile@N`` on the
+  ``litmus:`` line.
+- :class:`~litmus.ir.Spin`: written as a loop ``LCnn: <read> ; bne r, until, LCnn`` (a CAS
+  spin reads with ``atom.<sem>.<scope>.cas r, x, until, reset``), marked ``P0:spin@N:BOUND:REG``
+  so that the reader folds the loop back into the ``Spin`` (bound and register included).
+- an RMW that keeps no old value, other than ``red`` of an arithmetic op: written as ``atom``
+  into a scratch register, marked ``P0:noreg@N``.
+- proxies: ``tld``/``suld``/``cold``/``sust``/``suatom``/``sured``, ``fence.proxy.<kind>``,
+  ``y @ <proxy> aliases x`` in the init block; a barrier's quorum as its third operand.  The
+  async proxy has no ``.litmus`` form (an error).
+- outside the grammar, for tests only the reader needs to read: ``and``/``or``/``xor`` register
+  arithmetic, ``min``/``max``/``inc``/``dec`` RMWs, ``true`` conditions, registers not named
+  ``r<N>`` and labels not named ``LC<N>`` are written in the reader's wider dialect.
 - dropped: ``title``, ``origin``, ``tags``, ``params``, ``expect``, ``source_file``,
   ``source_line``, all ``line`` numbers, the scope of weak accesses (always ``sys``), and
-  ``"`` in the description (written as ``'``).  :func:`litmus.interop.normalize_for_roundtrip`
-  clears exactly these.
+  ``"`` and braces in the description (written as ``'`` and parentheses).
+  :func:`litmus.interop.normalize_for_roundtrip` clears exactly these.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from litmus.condition import format_prop, kind_text
 from litmus.errors import LitmusError
 from litmus.interop.instructions import IDENT
-from litmus.interop.metadata import is_homes_line, join_description
+from litmus.interop.metadata import (
+    Annotation,
+    header_safe,
+    is_annotations_line,
+    is_homes_line,
+    join_description,
+)
 from litmus.ir import (
     RMW_OPS,
     Barrier,
@@ -32,6 +51,7 @@ from litmus.ir import (
     LitmusTest,
     Load,
     Operand,
+    ProxyFence,
     Reg,
     Rmw,
     Spin,
@@ -47,17 +67,22 @@ def write_litmus(test: LitmusTest) -> str:
     """The PTX ``.litmus`` text of ``test`` (see the module docstring for what is not kept)."""
     _check_names(test)
     notes: list[str] = []
-    columns = [_thread_lines(test, t, notes) for t in test.threads]
+    annotations: list[Annotation] = []
+    columns = [_thread_lines(test, t, annotations) for t in test.threads]
     homes = {loc.name: loc.home for loc in test.locations}
     description = join_description(
-        test.description.replace('"', "'"), homes if any(homes.values()) else {}, notes
+        header_safe(test.description), homes if any(homes.values()) else {}, notes, annotations
     )
     header = f"PTX {test.name}[{test.variant}]" if test.variant else f"PTX {test.name}"
     out = [header]
     if description:
-        out.append(f'"{description}"')
+        out += [f'"{line}"' for line in description.split("\n")]
     out.append("{")
-    out += [f"{loc.name}={loc.init};" for loc in test.locations]
+    for loc in test.locations:
+        if loc.alias_of is None:
+            out.append(f"{loc.name}={loc.init};")
+        else:
+            out.append(f"{loc.name} @ {loc.alias_proxy} aliases {loc.alias_of};")
     out += [f"{t.name}:{reg}={value};" for t in test.threads for reg, value in t.reg_init]
     out.append("}")
     heads = [f"{t.name}@cta {t.cta},gpu {t.rank}" for t in test.threads]
@@ -91,8 +116,8 @@ def _check_names(test: LitmusTest) -> None:
     if re.search(r"[\s\[\]{}\"]", test.variant):
         raise _fail(test, f"the variant {test.variant!r} must have no spaces, brackets, "
                           "braces or quotes")
-    if any(is_homes_line(line) for line in test.description.split("\n")):
-        raise _fail(test, "the description has a line starting 'homes:', which is reserved")
+    if any(is_homes_line(line) or is_annotations_line(line) for line in test.description.split("\n")):
+        raise _fail(test, "the description has a line starting 'homes:' or 'litmus:', which are reserved")
     locs = {loc.name for loc in test.locations}
     for name in locs:
         if not IDENT.match(name) or name in _RESERVED:
@@ -133,30 +158,40 @@ def _op(v: Operand | None) -> str:
     return str(v.value)
 
 
-def _access(kind: str, sem: str, scope: str, volatile: bool) -> str:
-    if volatile:
-        return f"{kind}.volatile"
+def _access(kind: str, sem: str, scope: str) -> str:
     if sem == "weak":
         return f"{kind}.weak"
     return f"{kind}.{sem}.{scope}"
 
 
-def _thread_lines(test: LitmusTest, t: Thread, notes: list[str]) -> list[str]:
-    """The cells of thread ``t``'s column, one per instruction, spins expanded."""
+def _thread_lines(test: LitmusTest, t: Thread, annotations: list[Annotation]) -> list[str]:
+    """The cells of thread ``t``'s column, one per instruction the reader will build; spins
+    expanded, and what the grammar cannot spell added to ``annotations``."""
     labels = {i.name for i in t.instrs if isinstance(i, Label)}
     regs = _registers(t)
+    scratch: str | None = None
     cells: list[str] = []
     for instr in t.instrs:
+        k = len(cells)
         if isinstance(instr, Spin):
             label = _fresh("LC", labels)
             reg = instr.reg or _fresh("r", regs)
             labels.add(label)
             regs.add(reg)
             cells += _spin(test, instr, label, reg)
-            notes.append(f"{t.name} spins on {instr.loc} until {instr.until}; the bound "
-                         f"{instr.bound} was dropped (written as loop {label})")
-        else:
-            cells.append(_instr(test, t, instr))
+            annotations.append(Annotation(t.name, "spin", k, instr.bound, instr.reg))
+            if instr.read.kind == "load" and instr.read.volatile:
+                annotations.append(Annotation(t.name, "volatile", k + 1))
+            continue
+        if isinstance(instr, (Load, Store)) and instr.volatile:
+            annotations.append(Annotation(t.name, "volatile", k))
+        if isinstance(instr, Rmw) and instr.reg is None and instr.op not in _RED_OPS:
+            if scratch is None:
+                scratch = _fresh("r", regs)
+                regs.add(scratch)
+            annotations.append(Annotation(t.name, "noreg", k))
+            instr = dataclasses.replace(instr, reg=scratch)
+        cells.append(_instr(test, t, instr))
     return cells
 
 
@@ -174,28 +209,59 @@ def _spin(test: LitmusTest, s: Spin, label: str, reg: str) -> list[str]:
             raise _fail(test, f"the CAS spin on {s.loc} has no reset value")
         read = f"atom.{r.sem}.{r.scope}.cas {reg}, {s.loc}, {s.until}, {r.reset}"
     else:
-        read = f"{_access('ld', r.sem, r.scope, r.volatile)} {reg}, {s.loc}"
+        sem, scope = ("relaxed", "sys") if r.volatile else (r.sem, r.scope)
+        read = f"{_access('ld', sem, scope)} {reg}, {s.loc}"
     return [f"{label}:", read, f"bne {reg}, {s.until}, {label}"]
+
+
+# red.<sem>.<scope>.<op> in LitmusPTX.g4 (the other ops are written as atom, see noreg)
+_RED_OPS = ("add", "and", "or", "xor")
+_OPCODES = {  # (IR instruction kind, proxy) -> Dat3M opcode
+    ("ld", "generic"): "ld", ("ld", "texture"): "tld", ("ld", "surface"): "suld",
+    ("ld", "constant"): "cold", ("st", "generic"): "st", ("st", "surface"): "sust",
+    ("atom", "generic"): "atom", ("atom", "surface"): "suatom",
+    ("red", "generic"): "red", ("red", "surface"): "sured",
+}
+
+
+def _opcode(test: LitmusTest, t: Thread, kind: str, proxy: str) -> str:
+    op = _OPCODES.get((kind, proxy))
+    if op is None:
+        raise _fail(test, f"{t.name}: a {kind} through the {proxy} proxy has no .litmus form "
+                          "(LitmusPTX.g4 has tld/suld/cold, sust, suatom and sured only)")
+    return op
 
 
 def _instr(test: LitmusTest, t: Thread, i: Instr) -> str:
     if isinstance(i, Load):
-        return f"{_access('ld', i.sem, i.scope, i.volatile)} {i.reg}, {i.loc}"
+        sem, scope = ("relaxed", "sys") if i.volatile else (i.sem, i.scope)
+        return f"{_access(_opcode(test, t, 'ld', i.proxy), sem, scope)} {i.reg}, {i.loc}"
     if isinstance(i, Store):
-        return f"{_access('st', i.sem, i.scope, i.volatile)} {i.loc}, {_op(i.value)}"
+        sem, scope = ("relaxed", "sys") if i.volatile else (i.sem, i.scope)
+        return f"{_access(_opcode(test, t, 'st', i.proxy), sem, scope)} {i.loc}, {_op(i.value)}"
     if isinstance(i, Rmw):
         if i.op not in RMW_OPS:
             raise _fail(test, f"{t.name}: RMW operation {i.op!r} is not one of {', '.join(RMW_OPS)}")
         args = ([i.reg] if i.reg is not None else []) + [i.loc]
         args += [_op(i.expected)] if i.op == "cas" else []
         args.append(_op(i.value))
-        kind = "atom" if i.reg is not None else "red"
+        kind = _opcode(test, t, "atom" if i.reg is not None else "red", i.proxy)
         return f"{kind}.{i.sem}.{i.scope}.{i.op} " + ", ".join(args)
     if isinstance(i, Fence):
         return f"fence.{i.sem}.{i.scope}"
+    if isinstance(i, ProxyFence):
+        if i.kind == "async":
+            raise _fail(test, f"{t.name}: fence.proxy.async has no .litmus form (LitmusPTX.g4 has "
+                              "no async proxy)")
+        return f"fence.proxy.{i.kind}"
     if isinstance(i, Barrier):
-        ops = _op(i.id) + (f", {_op(i.count)}" if i.count is not None else "")
-        return f"bar.cta.{'arrive' if i.arrive else 'sync'} {ops}"
+        ops = [i.id] + ([i.count] if i.count is not None else [])
+        if i.quorum is not None:
+            if i.count is None:
+                raise _fail(test, f"{t.name}: a barrier with a quorum needs a barrier id "
+                                  "(bar.cta.sync a, b, q)")
+            ops.append(i.quorum)
+        return f"bar.cta.{'arrive' if i.arrive else 'sync'} " + ", ".join(_op(o) for o in ops)
     if isinstance(i, Label):
         return f"{i.name}:"
     if isinstance(i, Branch):

@@ -1,4 +1,5 @@
-"""Hypothesis strategies for small, well-formed IR litmus tests without Spin."""
+"""Hypothesis strategies for small, well-formed IR litmus tests (spins, proxies and barrier
+quorums included)."""
 
 from __future__ import annotations
 
@@ -18,15 +19,19 @@ from litmus.ir import (
     Const,
     Fence,
     Label,
+    PROXY_FENCE_KINDS,
     LitmusTest,
     Load,
     Location,
     LocRef,
     Not,
     Or,
+    ProxyFence,
     Reg,
     RegRef,
     Rmw,
+    Spin,
+    SpinRead,
     Store,
     Thread,
     TrueProp,
@@ -71,6 +76,25 @@ def _rmw(draw: st.DrawFn) -> Rmw:
     )
 
 
+def _spin() -> st.SearchStrategy:
+    weak = st.builds(SpinRead, st.just("load"), st.just("weak"), st.just("sys"))
+    strong = st.builds(SpinRead, st.just("load"), st.sampled_from(("relaxed", "acquire")), scopes)
+    volatile = st.builds(SpinRead, st.just("load"), st.just("relaxed"), st.just("sys"), st.just(True))
+    cas = st.builds(SpinRead, st.just("cas"), st.sampled_from(RMW_SEMS), scopes, st.just(False), ints)
+    return st.builds(Spin, locs, ints, st.one_of(weak, strong, volatile, cas),
+                     st.integers(1, 10**6), st.none() | regs)
+
+
+def _proxied() -> st.SearchStrategy:
+    """Accesses LitmusPTX.g4 can spell through a non-generic proxy, and proxy fences."""
+    tex = st.builds(Load, regs, locs, st.just("weak"), st.just("sys"),
+                    proxy=st.sampled_from(("texture", "surface", "constant")))
+    sust = st.builds(Store, locs, operands, st.just("weak"), st.just("sys"), proxy=st.just("surface"))
+    fence = st.builds(ProxyFence, st.sampled_from([k for k in PROXY_FENCE_KINDS if k != "async"]))
+    quorum = st.builds(Barrier, st.integers(0, 3).map(Const), operands, st.booleans(), quorum=operands)
+    return st.one_of(tex, sust, fence, quorum)
+
+
 def _compute() -> st.SearchStrategy:
     mov = st.builds(Compute, regs, st.just("mov"), operands)
     binop = st.builds(Compute, regs, st.sampled_from(("add", "sub", "mul", "and", "or", "xor")),
@@ -93,6 +117,8 @@ instrs = st.one_of(
     st.builds(Barrier, operands, st.none() | operands, st.booleans()),
     _compute(),
     _branch(),
+    _spin(),
+    _proxied(),
 )
 
 

@@ -31,6 +31,18 @@ def _problem(exc: pytest.ExceptionInfo) -> tuple[str, int | None, int | None]:
     return p.file, p.line, p.column
 
 
+@pytest.mark.parametrize("header, description", [
+    ('"d', '"d'),  # LitmusPTX.g4 skips everything up to '{'
+    ("junk", "junk"),
+    ('"a"\n"b c"\n"https://x/y"', "a\nb c\nhttps://x/y"),
+    ('"\nsaid "no" here\n"', '\nsaid "no" here\n'),
+])
+def test_any_header_text_up_to_the_brace(header: str, description: str) -> None:
+    t = parse_litmus(GOOD.replace('"d"', header), file="h.litmus")
+    assert t.description == description
+    assert t.threads[1].instrs[0].line == 8 + header.count("\n")
+
+
 def test_good_text_parses() -> None:
     t = parse_litmus(GOOD, file="g.litmus")
     assert [t.rank for t in t.threads] == [0, 1]
@@ -39,10 +51,6 @@ def test_good_text_parses() -> None:
 @pytest.mark.parametrize(
     "cell, column, fragment",
     [
-        ("fence.proxy.alias", 2, "proxy"),
-        ("fence.proxy.texture", 2, "proxy"),
-        ("tld r3, x", 2, "proxy"),
-        ("sust x, 1", 2, "proxy"),
         ("atom.volatile.add r0, x, 1", 2, "volatile"),
         ("frobnicate r0, x", 2, "unknown instruction 'frobnicate'"),
         ("div r0, r0, 2", 2, "division"),
@@ -95,12 +103,31 @@ def test_bad_operand_column_points_at_the_operand() -> None:
     assert _problem(exc) == ("b.litmus", 8, 13)
 
 
-def test_unsupported_alias_declaration() -> None:
-    text = GOOD.replace("y=0;", "y@texture aliases x;")
-    with pytest.raises(UnsupportedError) as exc:
+def test_alias_of_an_undeclared_location() -> None:
+    text = GOOD.replace("y=0;", "y@texture aliases z;")
+    with pytest.raises(LitmusError) as exc:
         parse_litmus(text, file="a.litmus")
     assert _problem(exc) == ("a.litmus", 5, 1)
-    assert "proxy alias" in str(exc.value)
+    assert "z is not declared" in str(exc.value)
+
+
+def test_unknown_alias_proxy() -> None:
+    with pytest.raises(LitmusError) as exc:
+        parse_litmus(GOOD.replace("y=0;", "y@shared aliases x;"), file="a.litmus")
+    assert _problem(exc) == ("a.litmus", 5, 1)
+    assert "unknown proxy 'shared'" in str(exc.value)
+
+
+@pytest.mark.parametrize("cell, fragment", [
+    ("fence.proxy.bulk", "fence.proxy.<"),
+    ("sust x, 1", "needs a memory order"),
+    ("bar.cta.sync 1, 1, 2, 3", "quorum"),
+])
+def test_bad_proxy_and_barrier_cells(cell: str, fragment: str) -> None:
+    with pytest.raises(LitmusError) as exc:
+        parse_litmus(_with_cell(cell), file="p.litmus")
+    assert _problem(exc)[:2] == ("p.litmus", 8)
+    assert fragment in str(exc.value)
 
 
 def test_pointer_init_unsupported() -> None:
@@ -138,8 +165,7 @@ def test_missing_condition() -> None:
     [
         (GOOD.replace("PTX T", "X86 T"), 1, 1, "starts with 'PTX NAME'"),
         (GOOD.replace("PTX T\n", "\n\n"), 3, 1, "starts with 'PTX NAME'"),
-        (GOOD.replace('"d"', '"d'), 2, 1, "no closing"),
-        (GOOD.replace('"d"', "junk"), 2, 1, "expected the init block"),
+        (GOOD.replace("{\nx=0;", "\nx=0;"), 2, 1, "expected the init block"),
         (GOOD.replace("}\n", ""), 3, 1, "no closing '}'"),
         (GOOD.replace("x=0;", "x=zero;"), 4, 1, "must be an integer"),
         (GOOD.replace("x=0;", "x=0; x=1;"), 4, 6, "initialised twice"),
@@ -162,11 +188,28 @@ def test_register_init_of_unknown_thread() -> None:
         parse_litmus(GOOD.replace("y=0;", "y=0; P7:r0=1;"), file="m.litmus")
 
 
-def test_unsupported_locations_section() -> None:
-    text = GOOD.replace("exists\n", "locations [x;]\nexists\n")
+def test_locations_section_is_read_and_filter_is_unsupported() -> None:
+    text = GOOD.replace("exists\n", "locations [x; P1:r0;]\nexists\n")
+    assert parse_litmus(text, file="s.litmus").condition.kind == "exists"
     with pytest.raises(UnsupportedError) as exc:
-        parse_litmus(text, file="s.litmus")
+        parse_litmus(GOOD.replace("exists\n", "filter (x == 1)\nexists\n"), file="s.litmus")
     assert _problem(exc) == ("s.litmus", 10, 1)
+
+
+@pytest.mark.parametrize("cond", ["(P1 : r0 == 1)", "(1:r0 == 1)", "(P1: r0 == 1) ;",
+                                  "([y] == 0 \\/ P1:r0 == 0x1)"])
+def test_condition_spellings_of_litmus_assertions(cond: str) -> None:
+    t = parse_litmus(GOOD.replace("(P1:r0 == 1 /\\ P1:r1 == 0)", cond), file="c.litmus")
+    from litmus.condition import terms
+    from litmus.ir import Const, RegRef
+
+    found = terms(t.condition.prop)
+    assert RegRef("P1", "r0") in found and Const(1) in found
+
+
+def test_not_exists_spelling() -> None:
+    t = parse_litmus(GOOD.replace("exists\n", "not exists\n"), file="n.litmus")
+    assert t.condition.kind == "not_exists"
 
 
 def test_unreadable_file(tmp_path) -> None:

@@ -35,9 +35,11 @@ import click  # noqa: E402
 
 from litmus.classify import VERDICTS  # noqa: E402
 from litmus.errors import LitmusError  # noqa: E402
-from litmus.model import MODELS  # noqa: E402
+from litmus.model import DEFAULT_MODEL, MODELS  # noqa: E402
 from litmus.run.config import PRESETS  # noqa: E402
 from litmus.run.registry import backend_names  # noqa: E402
+from litmus.cost.command import cost_command as _cost_command  # noqa: E402 - litmus cost: its own stage
+from litmus.lint.command import lint as _lint_command  # noqa: E402 - litmus lint: its own stage
 
 if _SIGINT_BEFORE_IMPORTS is not None:
     _set_sigint(_SIGINT_BEFORE_IMPORTS)
@@ -102,6 +104,8 @@ def main() -> None:
       litmus audit     whether the compiled PTX / AMDGCN carries the ordering asked for
       litmus run       what the hardware (or the CPU interpreter) actually did
       litmus tune      which stress settings make weak behaviour show most
+      litmus cost      what each variant's signalling costs, the cheapest correct one marked
+      litmus lint      your own Triton kernel's signalling, checked against the model
       litmus report    a results file: verdicts, and the mutation score (--mutation)
 
     \b
@@ -181,12 +185,16 @@ def _variant_record(t: Any) -> dict[str, Any]:
 def validate(paths: Sequence[str]) -> None:
     """Check catalog files; list every problem with file:line:column.
 
+    Besides the format, each variant's declared may_hang must agree with the PTX model's hang
+    analysis (ptx, or ptx75 for tests with proxies).
+
     Exit status 0 when all files are valid, 1 when any problem was found.
 
     \b
     Example:
       litmus validate catalog/ my_patterns/sb_gpus.yaml
     """
+    from litmus.model import check, hang_problem
     from litmus.spec import load_tests
 
     try:
@@ -196,7 +204,16 @@ def validate(paths: Sequence[str]) -> None:
             click.echo(f"error: {problem}", err=True)
         click.echo(f"{len(err.problems)} problem(s)", err=True)
         sys.exit(1)
+    # may_hang is checked like an expectation: the PTX model must agree with it
+    problems = [p for t in tests if t.expect is not None
+                for p in [hang_problem(check(t, "ptx75" if t.uses_proxies() else "ptx"))] if p]
+    for problem in problems:
+        click.echo(f"error: {problem}", err=True)
+    if problems:
+        click.echo(f"{len(problems)} problem(s)", err=True)
+        sys.exit(1)
     click.echo(f"ok: {len({(t.name, t.source_file) for t in tests})} patterns, {len(tests)} variants")
+
 
 
 @main.command()
@@ -267,8 +284,9 @@ def main_entry() -> None:  # pragma: no cover - console script shim
 
 @main.command()
 @click.argument("paths", nargs=-1)
-@click.option("--model", "model_name", type=click.Choice(list(MODELS)), default="ptx", show_default=True,
-              help="Memory model: the scoped PTX model, or sequential consistency as a reference.")
+@click.option("--model", "model_name", type=click.Choice(list(MODELS)), default=DEFAULT_MODEL, show_default=True,
+              help="Memory model: ptx75 (PTX 7.5 with proxies), ptx (PTX 6.0), or sc (sequential "
+                   "consistency, a reference: expectations are not judged).")
 @click.option("--variant", "-v", help="Only variants matching this name or shell pattern.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per variant per line.")
 @_friendly
@@ -280,7 +298,10 @@ def model(paths: Sequence[str], model_name: str, variant: str | None, as_json: b
     variant's declared expectation agrees. --json prints one object per variant with test,
     variant, source, model, condition_kind, condition, validated, target_reachable,
     allowed_states (over all observable registers and locations), possible_hang, expect,
-    agrees and seconds. Exit status 1 if any declared expectation disagrees with the model.
+    agrees, may_hang_agrees and seconds. Files are read one by one: a file that fails prints its
+    errors (file:line:col) and the others still get results. Under --model sc (a reference)
+    the states are reported and no expectation is judged. Exit status 1 if any input failed,
+    or a declared expectation or may_hang disagrees with the model.
 
     \b
     Examples:
@@ -288,23 +309,71 @@ def model(paths: Sequence[str], model_name: str, variant: str | None, as_json: b
       litmus model ../shared/ptx-litmus/Manual/MP-gpu.litmus
       litmus model catalog/ --json --model sc
     """
-    from litmus.model import check
-    from litmus.report.model_text import model_record, render_model_text
-    from litmus.spec import load_tests
+    import dataclasses
 
-    disagreements = 0
-    for t in load_tests(paths, variant):
-        result = check(t, model_name)
+    from litmus.model import check, hang_problem, judges_expectations
+    from litmus.report.model_text import model_record, render_model_text
+    from litmus.spec import filter_variants, load_tests
+
+    judged = judges_expectations(model_name)
+    failed = disagreements = 0
+    tests = []
+    for item in _batch_items(paths):  # one file at a time: a bad file does not stop the rest
+        try:
+            tests.extend(load_tests([item]))
+        except LitmusError as err:
+            failed += 1
+            for problem in err.problems:
+                click.echo(f"error: {problem}", err=True)
+    if variant is not None and tests:
+        tests = filter_variants(tests, variant)
+    for t in tests:
+        try:
+            result = check(t, model_name)
+        except LitmusError as err:
+            failed += 1
+            for problem in err.problems:
+                click.echo(f"error: {problem}", err=True)
+            continue
+        if not judged:  # a reference model reports its states; PTX expectations are not its to judge
+            result = dataclasses.replace(result, test=dataclasses.replace(t, expect=None))
         record = model_record(result)
         if record["agrees"] is False:
             disagreements += 1
+        hang = hang_problem(result)
         if as_json:
+            record["may_hang_agrees"] = None if result.test.expect is None else hang is None
             click.echo(json.dumps(record))
         else:
             click.echo(render_model_text(result))
+        if hang is not None:
+            disagreements += 1
+            click.echo(f"error: {hang}", err=True)
+    if failed:
+        click.echo(f"{failed} input(s) failed: see the errors above", err=True)
     if disagreements:
-        click.echo(f"{disagreements} variant(s) disagree with their declared expectation", err=True)
+        click.echo(f"{disagreements} disagreement(s) with declared expectations", err=True)
+    if failed or disagreements:
         sys.exit(1)
+
+
+def _batch_items(paths: Sequence[str]) -> list[str]:
+    """``paths`` with each folder replaced by the files under it that litmus reads (sorted), so
+    that each file loads, and fails, on its own; no paths: the default catalog."""
+    from pathlib import Path
+
+    from litmus.spec.loader import default_catalog_dir
+    from litmus.spec.select import known_suffixes
+
+    items: list[str] = []
+    for arg in paths or [str(default_catalog_dir())]:
+        folder = Path(arg)
+        if folder.is_dir():
+            items += [str(p) for p in sorted(folder.rglob("*"))
+                      if p.is_file() and p.suffix in known_suffixes()]
+        else:
+            items.append(arg)
+    return items
 
 
 def _parse_ranks(text: str | None) -> list[int] | None:
@@ -876,6 +945,10 @@ def report(results: Sequence[str], markdown: bool, as_json: bool, as_csv: bool, 
                  f"{completed(r):,}", f"{int(r.get('target_count') or 0):,}", rate_cell(r)] for r in records]
         click.echo(text_table(("variant", "expect", "verdict", "instances", "completed", "target seen",
                                "rate [95 %]"), rows, right=(3, 4, 5, 6)), nl=False)
+
+
+main.add_command(_lint_command)
+main.add_command(_cost_command, name="cost")
 
 
 if __name__ == "__main__":  # python -m litmus.cli (after every command is defined)

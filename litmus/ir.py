@@ -30,6 +30,15 @@ STORE_SEMS: tuple[str, ...] = ("weak", "relaxed", "release")
 RMW_SEMS: tuple[str, ...] = ("relaxed", "acquire", "release", "acq_rel")
 FENCE_SEMS: tuple[str, ...] = ("acq_rel", "sc")
 
+# Proxies (PTX ISA 7.5 "Proxies"): the path a memory access takes.  ``generic`` is every
+# ld/st/atom/red; ``texture`` (tld), ``surface`` (suld/sust/suatom/sured), ``constant`` (cold).
+# ``async`` (litmus's extension, docs/model.md): the accesses of bulk copies (cp.async.bulk,
+# TMA), ordered with generic accesses only through ``fence.proxy.async``.
+PROXIES: tuple[str, ...] = ("generic", "texture", "surface", "constant", "async")
+# ``fence.proxy.<kind>``: one of PROXIES, or ``alias`` (orders accesses to aliased virtual
+# addresses of one physical location).
+PROXY_FENCE_KINDS: tuple[str, ...] = PROXIES + ("alias",)
+
 RmwOp = Literal["cas", "exch", "add", "and", "or", "xor", "min", "max", "inc", "dec"]
 RMW_OPS: tuple[str, ...] = ("cas", "exch", "add", "and", "or", "xor", "min", "max", "inc", "dec")
 
@@ -70,6 +79,7 @@ class Load:
     scope: str = "sys"
     volatile: bool = False
     line: int | None = None
+    proxy: str = "generic"
 
 
 @dataclass(frozen=True)
@@ -82,6 +92,7 @@ class Store:
     scope: str = "sys"
     volatile: bool = False
     line: int | None = None
+    proxy: str = "generic"
 
 
 @dataclass(frozen=True)
@@ -101,6 +112,7 @@ class Rmw:
     sem: str = "relaxed"
     scope: str = "sys"
     line: int | None = None
+    proxy: str = "generic"
 
 
 @dataclass(frozen=True)
@@ -118,11 +130,25 @@ class Barrier:
 
     ``arrive=True`` is ``bar.cta.arrive``: it signals the barrier without waiting.
     ``count`` is the number of threads expected (None: all threads of the CTA that use ``id``).
+    In Dat3M's dialect ``bar.cta.sync a, b, q`` it is the logical barrier ``b`` (the resource
+    key is ``(id, count)``) and ``quorum`` is ``q``: the barrier opens once ``q`` threads of
+    the CTA arrived (docs/model.md, "Barriers").
     """
 
     id: Operand = Const(0)
     count: Operand | None = None
     arrive: bool = False
+    line: int | None = None
+    quorum: Operand | None = None
+
+
+@dataclass(frozen=True)
+class ProxyFence:
+    """``fence.proxy.<kind>``, kind in :data:`PROXY_FENCE_KINDS`: orders, within the CTA, the
+    accesses of proxy ``kind`` around it with generic accesses (``alias``: accesses through
+    aliased virtual addresses).  Model-only: no Triton form."""
+
+    kind: str
     line: int | None = None
 
 
@@ -191,7 +217,7 @@ class Compute:
     line: int | None = None
 
 
-Instr = Union[Load, Store, Rmw, Fence, Barrier, Spin, Label, Branch, Compute]
+Instr = Union[Load, Store, Rmw, Fence, ProxyFence, Barrier, Spin, Label, Branch, Compute]
 MEMORY_INSTRS = (Load, Store, Rmw, Spin)
 
 
@@ -206,6 +232,19 @@ class Location:
     init: int = 0
     home: int = 0
     line: int | None = None
+    alias_of: str | None = None  # ``name @ <alias_proxy> aliases <alias_of>`` (PTX proxies)
+    alias_proxy: str = "generic"
+
+    def physical(self, test: "LitmusTest") -> str:
+        """The location whose memory this name denotes (itself unless it is an alias)."""
+        return self.name if self.alias_of is None else test.location(self.alias_of).physical(test)
+
+    def generic_address(self, test: "LitmusTest") -> str:
+        """The generic virtual address of this name: a generic alias is its own; a texture,
+        surface or constant alias has the generic address of the location it aliases."""
+        if self.alias_of is None or self.alias_proxy == "generic":
+            return self.name
+        return test.location(self.alias_of).generic_address(test)
 
 
 @dataclass(frozen=True)
@@ -355,6 +394,12 @@ class LitmusTest:
             if t.name == name:
                 return t
         raise KeyError(name)
+
+    def uses_proxies(self) -> bool:
+        """Whether the test has an aliased location, a non-generic access or a proxy fence."""
+        return any(l.alias_of is not None for l in self.locations) or any(
+            isinstance(i, ProxyFence) or getattr(i, "proxy", "generic") != "generic"
+            for t in self.threads for i in t.instrs)
 
     @property
     def ranks(self) -> tuple[int, ...]:

@@ -362,6 +362,13 @@ def drop_dead_assignments(lines: list[str]) -> list[str]:
 def generate(test: LitmusTest, options: CodegenOptions | None = None) -> KernelSource:
     """Triton source module for ``test``; raises ``UnsupportedError`` for constructs with no Triton form."""
     options = options or CodegenOptions()
+    aliased = [l for l in test.locations if l.alias_of is not None]
+    if aliased:
+        l = aliased[0]
+        raise UnsupportedError(Problem(test.source_file, l.line, None,
+                                       f"{test.id}: no Triton form: location {l.name} aliases {l.alias_of} "
+                                       f"through the {l.alias_proxy} proxy (Triton has one generic "
+                                       "address per buffer); the model checks it under ptx75"))
     features = options.resolved_features()
     layout = build_layout(test, options)
     emitter = Emitter(test_id=test.id, source_file=test.source_file, backend=options.backend,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from litmus.errors import Problem, UnsupportedError
-from litmus.ir import Barrier, Branch, Compute, Const, Fence, Label, Load, Operand, Reg, Rmw, Spin, Store
+from litmus.ir import (Barrier, Branch, Compute, Const, Fence, Label, Load, Operand, ProxyFence, Reg, Rmw, Spin,
+                       Store)
 from litmus.codegen.options import Features
 
 _RMW_CALLS = {
@@ -137,6 +138,12 @@ class Emitter:
         if isinstance(ins, (Label, Branch, Compute)):
             raise self._unsupported(ctx, ins, "control flow and register arithmetic (PTX corpus only) "
                                     "have no Triton mapping")
+        if isinstance(ins, ProxyFence):
+            raise self._unsupported(ctx, ins, f"no Triton form: fence.proxy.{ins.kind} (Triton has no proxy "
+                                    "fences; the model checks it under ptx75)")
+        if getattr(ins, "proxy", "generic") != "generic":
+            raise self._unsupported(ctx, ins, f"no Triton form: a {ins.proxy} proxy access (Triton "  # type: ignore[union-attr]
+                                    "accesses memory through the generic proxy only)")
         if isinstance(ins, Load):
             expr, notes = self._read(ctx, index, ctx.addr[ins.loc], ctx.mask, ins.sem, ins.scope, ins.volatile,
                                      f"load {ins.reg} = {ins.loc}")
@@ -148,9 +155,10 @@ class Emitter:
         if isinstance(ins, Fence):
             return self._fence(ctx, index, ins)
         if isinstance(ins, Barrier):
-            if ins.arrive or ins.count is not None or ins.id != Const(0):
-                raise self._unsupported(ctx, ins, "only a full `bar.sync 0` (tl.debug_barrier) is available; "
-                                        "arrive, a thread count and a barrier id other than 0 are not")
+            if ins.arrive or ins.count is not None or ins.quorum is not None or ins.id != Const(0):
+                raise self._unsupported(ctx, ins, "no Triton form: only a full `bar.sync 0` (tl.debug_barrier) is "
+                                        "available; arrive, a thread count, a quorum and a barrier id "
+                                        "other than 0 are not")
             return ["# barrier: bar.sync 0", "tl.debug_barrier()"]
         if isinstance(ins, Spin):
             return self._spin(ctx, index, ins)

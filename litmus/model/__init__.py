@@ -1,14 +1,19 @@
 """IR -> allowed final states under the ``ptx`` and ``sc`` memory models.
 
-- :func:`check` (``check(test, model="ptx") -> ModelResult``), :func:`observables`.
+- :func:`check` (``check(test, model=DEFAULT_MODEL) -> ModelResult``; ``DEFAULT_MODEL`` is
+  ``"ptx75"``), :func:`observables`.
 - :data:`MODELS`: name -> :class:`~litmus.model.relations.Model`.  Each model is a file of
-  relation definitions and axioms (``ptx.py``, ``sc.py``) in the relation algebra of
-  :mod:`litmus.model.relations`; a new model is a new file.
+  relation definitions and axioms (``ptx.py``: PTX 6.0; ``ptx75.py``: PTX 7.5 with proxies;
+  ``sc.py``) in the relation algebra of :mod:`litmus.model.relations`; a new model is a new file.
+- :func:`hang_problem`: a declared ``may_hang`` the model disagrees with, located;
+  :func:`judges_expectations`: whether a model's verdicts judge expectations (not ``sc``).
 
 Nothing here imports torch or triton.  See docs/model.md.
 """
 
-from litmus.model.checker import DEFAULT_UNROLL, MODELS, check
+from litmus.model.checker import DEFAULT_MODEL, DEFAULT_UNROLL, MODELS, check
+from litmus.model.expectations import hang_problem, judges_expectations
 from litmus.model.result import ModelResult, State, observables
 
-__all__ = ["DEFAULT_UNROLL", "MODELS", "ModelResult", "State", "check", "observables"]
+__all__ = ["DEFAULT_MODEL", "DEFAULT_UNROLL", "MODELS", "ModelResult", "State", "check", "hang_problem",
+           "judges_expectations", "observables"]

@@ -7,29 +7,37 @@ from itertools import product
 
 from litmus.condition import evaluate, target_reachable, validated
 from litmus.errors import LitmusError
-from litmus.ir import LitmusTest
-from litmus.model.barriers import match_barriers
+from litmus.ir import LitmusTest, ProxyFence
+from litmus.model.barriers import BarrierOutcome, barrier_outcomes
 from litmus.model.executions import build_frame, consistent_finals, test_traces
 from litmus.model.ptx import PTX
+from litmus.model.ptx75 import PTX75
 from litmus.model.relations import Model, bits
 from litmus.model.result import ModelResult, State, observables
 from litmus.model.sc import SC_MODEL
 from litmus.model.traces import Trace
 
-MODELS: dict[str, Model] = {"ptx": PTX, "sc": SC_MODEL}
+MODELS: dict[str, Model] = {"ptx": PTX, "ptx75": PTX75, "sc": SC_MODEL}
 """Model name -> model (relation definitions and axioms)."""
+
+DEFAULT_MODEL = "ptx75"
+"""The model ``check`` and ``litmus model`` use unless told otherwise: PTX 7.5 with proxies.  It
+agrees with every verdict of Dat3M's PTX 6.0 and 7.5 lists and with ``ptx`` on every catalog
+variant, and it reads the proxy tests ``ptx`` refuses (docs/model.md, "Which model")."""
 
 DEFAULT_UNROLL = 2
 """How many times a loop that is not a plain spin may jump back before its path counts as stuck."""
 
 
-def check(test: LitmusTest, model: str = "ptx", unroll: int = DEFAULT_UNROLL) -> ModelResult:
-    """Every final state ``test`` may end in under ``model`` (``"ptx"`` or ``"sc"``), the
+def check(test: LitmusTest, model: str = DEFAULT_MODEL, unroll: int = DEFAULT_UNROLL) -> ModelResult:
+    """Every final state ``test`` may end in under ``model`` (a name in :data:`MODELS`), the
     verdict of its condition, and whether some execution may hang."""
     start = time.perf_counter()
     m = MODELS.get(model)
     if m is None:
         raise LitmusError(f"unknown memory model {model!r}; choose one of {', '.join(sorted(MODELS))}")
+    if not m.proxies and test.uses_proxies():
+        _refuse_proxies(test, m)
     keys = observables(test)
     per_thread = test_traces(test, unroll)
     states: set[State] = set()
@@ -37,6 +45,7 @@ def check(test: LitmusTest, model: str = "ptx", unroll: int = DEFAULT_UNROLL) ->
     seen_hangs: set[tuple] = set()
     places = [(t.rank, t.cta) for t in test.threads]
     init = {l.name: l.init for l in test.locations}
+    aliases = {l.name: l.physical(test) for l in test.locations if l.alias_of is not None}
     needs = [[_needs(tr, init) for tr in trs] for trs in per_thread]
     gives = [[_gives(tr) for tr in trs] for trs in per_thread]
     thread_names = [t.name for t in test.threads]
@@ -48,37 +57,38 @@ def check(test: LitmusTest, model: str = "ptx", unroll: int = DEFAULT_UNROLL) ->
         stuck = any(tr.status == "stuck" for tr in combo)
         if stuck and hang:
             continue
-        outcome = match_barriers([tr.events for tr in combo], places)
-        if outcome.blocked or stuck:
-            if hang:
+        for outcome in barrier_outcomes([tr.events for tr in combo], places):
+            if outcome.blocked or stuck:
+                if hang:
+                    continue
+                evs = [tr.events[: outcome.blocked[t]] if t in outcome.blocked else tr.events
+                       for t, tr in enumerate(combo)]
+                key = (tuple(evs), outcome.edges)
+                if key in seen_hangs:
+                    continue
+                seen_hangs.add(key)
+                frame = build_frame(test, evs, _truncate(outcome, evs))
+                if frame is not None and any(True for _ in consistent_finals(m, frame)):
+                    hang = True
                 continue
-            evs = [tr.events[: outcome.blocked[t]] if t in outcome.blocked else tr.events
-                   for t, tr in enumerate(combo)]
-            key = tuple(evs)
-            if key in seen_hangs:
+            frame = build_frame(test, [tr.events for tr in combo], outcome)
+            if frame is None:
                 continue
-            seen_hangs.add(key)
-            frame = build_frame(test, evs)
-            if frame is not None and any(True for _ in consistent_finals(m, frame)):
-                hang = True
-            continue
-        frame = build_frame(test, [tr.events for tr in combo])
-        if frame is None:
-            continue
-        regs = {f"{name}:{r}": v for name, tr in zip(thread_names, combo) for r, v in tr.regs}
-        # Every state this combination could reach; once all are known allowed, no further
-        # execution of it can add one, so its remaining rf/co choices are skipped.
-        missing = _reachable_states(regs, frame, keys, init) - states
-        if not missing:
-            continue
-        for finals in consistent_finals(m, frame):
-            full = dict(regs)
-            full.update(finals)
-            state = tuple(sorted((k, full.get(k, init.get(k, 0))) for k in keys))
-            states.add(state)
-            missing.discard(state)
+            regs = {f"{name}:{r}": v for name, tr in zip(thread_names, combo) for r, v in tr.regs}
+            # Every state this combination could reach; once all are known allowed, no further
+            # execution of it can add one, so its remaining rf/co choices are skipped.
+            missing = _reachable_states(regs, frame, keys, init, aliases) - states
             if not missing:
-                break
+                continue
+            for finals in consistent_finals(m, frame):
+                full = dict(regs)
+                full.update(finals)
+                full.update({a: full[p] for a, p in aliases.items() if p in full})
+                state = tuple(sorted((k, full.get(k, init.get(k, 0))) for k in keys))
+                states.add(state)
+                missing.discard(state)
+                if not missing:
+                    break
     allowed = tuple(sorted(states))
     cond = test.condition
     sat = [evaluate(cond.prop, dict(s)) for s in allowed]
@@ -90,8 +100,29 @@ def check(test: LitmusTest, model: str = "ptx", unroll: int = DEFAULT_UNROLL) ->
     return ModelResult(test, model, allowed, ok, target, hang, time.perf_counter() - start)
 
 
+def _refuse_proxies(test: LitmusTest, m: Model) -> None:
+    """Raise a located error when ``test`` uses proxies or aliases, which ``m`` cannot judge."""
+    fix = (f"the {m.name} model has no proxies; check it with a model that has them "
+           f"({', '.join(n for n, x in MODELS.items() if x.proxies)}), e.g. --model ptx75")
+    for l in test.locations:
+        if l.alias_of is not None:
+            raise LitmusError.at(test.source_file, l.line, f"{l.name} aliases {l.alias_of}: {fix}")
+    for t in test.threads:
+        for i in t.instrs:
+            if isinstance(i, ProxyFence) or getattr(i, "proxy", "generic") != "generic":
+                raise LitmusError.at(test.source_file, i.line, f"{t.name} uses a proxy "
+                                     f"({type(i).__name__} {getattr(i, 'proxy', None) or getattr(i, 'kind', '')}): {fix}")
+
+
+def _truncate(outcome: BarrierOutcome, evs: list) -> BarrierOutcome:
+    """``outcome`` less the edges to or from events cut off at a blocked barrier."""
+    keep = tuple((a, b) for a, b in outcome.edges
+                 if a[1] < len(evs[a[0]]) and b[1] < len(evs[b[0]]))
+    return BarrierOutcome(keep, outcome.blocked)
+
+
 def _reachable_states(regs: dict[str, int], frame: object, keys: tuple[str, ...],
-                      init: dict[str, int]) -> set[State]:
+                      init: dict[str, int], aliases: dict[str, str]) -> set[State]:
     """Every state with these registers and, per location, the value of any of its writes."""
     events = frame.events  # type: ignore[attr-defined]
     per_loc = [(name, sorted({events[w].value for w in bits(mask)}))
@@ -100,6 +131,7 @@ def _reachable_states(regs: dict[str, int], frame: object, keys: tuple[str, ...]
     for values in product(*(v for _, v in per_loc)):
         full = dict(regs)
         full.update(zip((name for name, _ in per_loc), values))
+        full.update({a: full[p] for a, p in aliases.items() if p in full})
         out.add(tuple(sorted((k, full.get(k, init.get(k, 0))) for k in keys)))
     return out
 

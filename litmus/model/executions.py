@@ -15,7 +15,7 @@ from typing import Callable, Iterator, Sequence
 
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest, scope_includes
-from litmus.model.barriers import match_barriers
+from litmus.model.barriers import BarrierOutcome, match_barriers
 from litmus.model.relations import Evaluator, Model, Rel, bits, expr_deps, monotone_in, r_plus
 from litmus.model.traces import TEvent, Trace, thread_traces
 
@@ -23,23 +23,35 @@ MAX_DOMAIN = 64
 
 SEM_SETS = {"weak": "WEAK", "relaxed": "RLX", "acquire": "ACQ", "release": "REL",
             "acq_rel": "ACQ_REL", "sc": "SC"}
-SET_NAMES = ("ALL", "R", "W", "F", "B", "M", "IW") + tuple(SEM_SETS.values())
+PROXY_SETS = ("GEN", "TEX", "SUR", "CON", "ALIAS", "ASYNC")
+SET_NAMES = ("ALL", "R", "W", "F", "B", "M", "IW") + tuple(SEM_SETS.values()) + PROXY_SETS
+
+
+def addresses(test: LitmusTest) -> dict[str, tuple[str, str]]:
+    """Location name -> (physical location, generic virtual address); aliases differ."""
+    return {l.name: (l.physical(test), l.generic_address(test)) for l in test.locations}
+
+
+def physical_locations(test: LitmusTest) -> list[str]:
+    """The locations that are not aliases, in the test's order."""
+    return [l.name for l in test.locations if l.alias_of is None]
 
 
 def value_domains(test: LitmusTest, unroll: int) -> dict[str, tuple[int, ...]]:
     """For each location, the values a read of it may return: the initial value and every
     value some trace can write (a fixpoint, bounded by the longest chain of writes)."""
-    dom = {l.name: {l.init} for l in test.locations}
+    phys = {name: p for name, (p, _) in addresses(test).items()}
+    dom = {p: {test.location(p).init} for p in physical_locations(test)}
     for t in test.threads:
         for i in t.instrs:
             loc = getattr(i, "loc", None)
-            if loc is not None and loc not in dom:
+            if loc is not None and loc not in phys:
                 raise LitmusError.at(test.source_file, getattr(i, "line", None),
                                      f"{t.name} uses location {loc!r}, which is not declared; "
                                      f"declare it with an initial value")
     rounds = 0
     while True:
-        frozen = {k: tuple(sorted(v)) for k, v in dom.items()}
+        frozen = {name: tuple(sorted(dom[p])) for name, p in phys.items()}
         writes_max = 0
         new = {k: set(v) for k, v in dom.items()}
         for t in test.threads:
@@ -48,7 +60,7 @@ def value_domains(test: LitmusTest, unroll: int) -> dict[str, tuple[int, ...]]:
                 ws = [e for e in tr.events if e.kind == "W"]
                 most = max(most, len(ws))
                 for e in ws:
-                    new[e.loc].add(e.value)  # type: ignore[index]
+                    new[phys[e.loc]].add(e.value)  # type: ignore[index]
             writes_max += most
         rounds += 1
         if new == dom or rounds > writes_max + 1:
@@ -74,15 +86,16 @@ class Frame:
     hang_reads: list[int]
 
 
-def build_frame(test: LitmusTest, traces: Sequence[Sequence[TEvent]]) -> Frame | None:
-    """Flatten a combination of traces; None when some read has no write to read from."""
+def build_frame(test: LitmusTest, traces: Sequence[Sequence[TEvent]],
+                outcome: BarrierOutcome | None = None) -> Frame | None:
+    """Flatten a combination of traces whose barriers resolved as ``outcome`` (default: the
+    first way they can); None when some read has no write to read from."""
     threads = test.threads
     events: list[TEvent] = []
     thread_of: list[int] = []
-    loc_index: dict[str, int] = {}
-    for l in test.locations:
-        loc_index[l.name] = len(events)
-        events.append(TEvent("W", l.name, l.init, "weak", "sys"))
+    physical = physical_locations(test)
+    for name in physical:
+        events.append(TEvent("W", name, test.location(name).init, "weak", "sys", vloc=name))
         thread_of.append(-1)
     offsets = []
     for t, evs in enumerate(traces):
@@ -102,9 +115,11 @@ def build_frame(test: LitmusTest, traces: Sequence[Sequence[TEvent]]) -> Frame |
         if e.kind in "RW":
             sets["M"] |= bit
         sets[SEM_SETS[e.sem]] |= bit
+        if e.proxy:
+            sets[e.proxy] |= bit
         if e.kind == "W":
             writes_by_loc[e.loc] = writes_by_loc.get(e.loc, 0) | bit  # type: ignore[index]
-    sets["IW"] = (1 << len(test.locations)) - 1
+    sets["IW"] = (1 << len(physical)) - 1
     for t, evs in enumerate(traces):
         off = offsets[t]
         end = off + len(evs)
@@ -120,9 +135,16 @@ def build_frame(test: LitmusTest, traces: Sequence[Sequence[TEvent]]) -> Frame |
     for k, e in enumerate(events):
         if e.kind in "RW":
             mem_by_loc[e.loc] = mem_by_loc.get(e.loc, 0) | (1 << k)  # type: ignore[index]
+    vloc = [0] * n
+    mem_by_vloc: dict[str, int] = {}
+    for k, e in enumerate(events):
+        if e.kind in "RW":
+            key = e.vloc or e.loc
+            mem_by_vloc[key] = mem_by_vloc.get(key, 0) | (1 << k)  # type: ignore[index]
     for k, e in enumerate(events):
         if e.kind in "RW":
             loc[k] = mem_by_loc[e.loc]  # type: ignore[index]
+            vloc[k] = mem_by_vloc[e.vloc or e.loc]  # type: ignore[index]
     # scope relation: each event's scope includes the other event's thread
     sr = [0] * n
     tinfo = [threads[t] for t in range(len(traces))]
@@ -146,7 +168,14 @@ def build_frame(test: LitmusTest, traces: Sequence[Sequence[TEvent]]) -> Frame |
             rows[key] = row
         sr[a] = row
     places = [(t.rank, t.cta) for t in tinfo]
-    outcome = match_barriers(traces, places)
+    by_place: dict[tuple[int, int], int] = {}
+    for k in range(n):
+        if thread_of[k] >= 0:
+            p = places[thread_of[k]]
+            by_place[p] = by_place.get(p, 0) | (1 << k)
+    scta = [by_place[places[thread_of[k]]] if thread_of[k] >= 0 else 0 for k in range(n)]
+    if outcome is None:
+        outcome = match_barriers(traces, places)
     bar = [0] * n
     for (ta, ia), (tb, ib) in outcome.edges:
         bar[offsets[ta] + ia] |= 1 << (offsets[tb] + ib)
@@ -164,7 +193,7 @@ def build_frame(test: LitmusTest, traces: Sequence[Sequence[TEvent]]) -> Frame |
             return None
         cands.append(c)
     base: dict[str, int | Rel] = dict(sets)
-    base.update(po=po, loc=loc, sr=sr, rmw=rmw, dep=dep, bar=bar)
+    base.update(po=po, loc=loc, vloc=vloc, scta=scta, sr=sr, rmw=rmw, dep=dep, bar=bar)
     hang = [k for k in range(n) if events[k].hang]
     return Frame(n, events, thread_of, base, reads, cands, writes_by_loc, hang)
 
@@ -206,7 +235,7 @@ def consistent_finals(model: Model, frame: Frame) -> Iterator[dict[str, int]]:
     ev = Evaluator(model, frame.n, frame.base)
     n = frame.n
     candidates = _hang_candidates(model, frame)
-    for choice in product(*candidates):
+    for choice in _rf_choices(model, frame, candidates):
         rf = [0] * n
         for r, w in zip(frame.reads, choice):
             rf[w] |= 1 << r
@@ -214,6 +243,43 @@ def consistent_finals(model: Model, frame: Frame) -> Iterator[dict[str, int]]:
         if not all(ev.holds(ax) for ax in plan.by_stage[0]):
             continue
         yield from _choose(model, plan, ev, frame, 0, choice)
+
+
+RF_PRUNE_ABOVE = 4096
+"""Reads-from products larger than this are enumerated depth first, dropping every partial
+choice that already closes a cycle in ``rf | dep`` (below this, checking each full choice is
+cheaper)."""
+
+
+def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]]) -> Iterator[tuple[int, ...]]:
+    """Every reads-from choice (one write per read) worth checking: all of them, or, for a model
+    that forbids ``rf | dep`` cycles and a large product, those without such a cycle."""
+    total = 1
+    for c in candidates:
+        total *= len(c)
+    if total <= RF_PRUNE_ABOVE or not model.acyclic_rf_dep:
+        yield from product(*candidates)
+        return
+    reads = frame.reads
+    reach0 = r_plus(frame.base["dep"])  # type: ignore[arg-type]
+    choice: list[int] = []
+    stack: list[tuple[int, Rel, int]] = [(0, reach0, -1)]  # (read index, closure, write chosen)
+    while stack:
+        i, reach, w = stack.pop()
+        del choice[max(i - 1, 0):]
+        if w >= 0:
+            choice.append(w)
+        if i == len(reads):
+            yield tuple(choice)
+            continue
+        r = reads[i]
+        add = (1 << r) | reach[r]
+        for w2 in reversed(candidates[i]):
+            if (add >> w2) & 1:  # r already reaches w2: w2 -rf-> r closes a cycle
+                continue
+            bit = 1 << w2
+            stack.append((i + 1, [row | add if (x == w2 or row & bit) else row
+                                  for x, row in enumerate(reach)], w2))
 
 
 def _choose(model: Model, plan: _Plan, ev: Evaluator, frame: Frame, k: int,
@@ -321,14 +387,15 @@ def _finals(model: Model, plan: _Plan, ev: Evaluator, frame: Frame,
     co: Rel = ev.base[model.final_order]  # type: ignore[assignment]
     events = frame.events
     if frame.hang_reads:
+        # Each hang read must read a co-maximal write: nothing coherence-later exists that it
+        # would have to see.  Other co-maximal writes (racing, unordered by co) do not end
+        # the hang, even when one of them holds the value the spin waits for: co is partial,
+        # and a read is never forced to see a write it is not co-ordered after.  (Demanding
+        # otherwise missed hangs SC finds: every SC hang is one here, tests/model/test_laws.py.)
         src = dict(zip(frame.reads, rf_choice))
         for r in frame.hang_reads:
             mask = frame.writes_by_loc[events[r].loc]  # type: ignore[index]
-            maxima = [w for w in bits(mask) if not co[w] & mask]
-            if src[r] not in maxima:
-                return
-            until = events[r].until
-            if until is not None and any(events[w].value == until for w in maxima):
+            if co[src[r]] & mask:
                 return
         yield {}
         return
@@ -344,4 +411,6 @@ def _finals(model: Model, plan: _Plan, ev: Evaluator, frame: Frame,
 def test_traces(test: LitmusTest, unroll: int) -> list[list[Trace]]:
     """Every trace of every thread of ``test`` (value domains computed first)."""
     dom = value_domains(test, unroll)
-    return [thread_traces(t, dom, unroll, test.source_file) for t in test.threads]
+    addr = addresses(test)
+    aliased = addr if any(l.alias_of is not None for l in test.locations) else None
+    return [thread_traces(t, dom, unroll, test.source_file, aliased) for t in test.threads]

@@ -93,4 +93,5 @@ PTX = Model(
     definitions=DEFINITIONS,
     orders=ORDERS,
     axioms=AXIOMS,
+    acyclic_rf_dep=True,  # the No-Thin-Air axiom
 )

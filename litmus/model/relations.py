@@ -301,6 +301,9 @@ class Model:
     orders: tuple[ChosenOrder, ...]
     axioms: tuple[Axiom, ...]
     final_order: str = "co"
+    proxies: bool = False  # whether the model gives proxies and aliases a meaning
+    reference: bool = False  # a reference model (sc): expectations are not judged against it
+    acyclic_rf_dep: bool = False  # every consistent execution has acyclic(rf | dep) (prunes rf)
     deps: dict[int, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
 
     def definition(self, name: str) -> Expr | None:

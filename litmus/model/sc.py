@@ -36,4 +36,7 @@ SC_MODEL = Model(
         acyclic(rel("hb"), "SC"),
         empty(rmw & seq(fr, co), "Atomicity"),
     ),
+    reference=True,
+    acyclic_rf_dep=True,  # dep is in po, and po | rf is acyclic
+    proxies=True,  # one memory: every proxy and alias of a location sees the same value
 )

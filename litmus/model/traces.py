@@ -13,6 +13,7 @@ unrolled at most ``unroll`` times per thread; a path that needs more is ``stuck`
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping
 
@@ -27,6 +28,7 @@ from litmus.ir import (
     Label,
     Load,
     Operand,
+    ProxyFence,
     Reg,
     Rmw,
     Spin,
@@ -43,7 +45,10 @@ class TEvent:
     ``acq_rel`` for fences, ``sc`` for fences).  ``rmw_read`` is the trace index of the read
     half of an RMW (on its write half).  ``data``/``ctrl``: trace indices of the reads this
     event depends on.  ``hang``: a read of a stuck loop.  ``until``: for a hanging
-    :class:`~litmus.ir.Spin` read, the value that would have let it exit.
+    :class:`~litmus.ir.Spin` read, the value that would have let it exit.  ``loc`` is the
+    physical location; ``vloc`` the generic virtual address the access named (they differ
+    only for proxy aliases).  ``proxy``: ``GEN TEX SUR CON`` for accesses and fences,
+    ``ALIAS`` for ``fence.proxy.alias``, ``""`` for barriers.  ``quorum``: a barrier's quorum.
     """
 
     kind: str
@@ -58,6 +63,17 @@ class TEvent:
     arrive: bool = False
     hang: bool = False
     until: int | None = None
+    proxy: str = "GEN"
+    vloc: str | None = None
+    quorum: int | None = None
+
+
+PROXY_TAGS = {"generic": "GEN", "texture": "TEX", "surface": "SUR", "constant": "CON",
+              "alias": "ALIAS", "async": "ASYNC"}
+"""IR proxy names -> the event tags of Dat3M's ``ptx-v7.5.cat`` (``ASYNC``: litmus's extension)."""
+
+Addresses = Mapping[str, tuple[str, str]]
+"""Location name -> (physical location, generic virtual address)."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +152,7 @@ def _uses(i: Instr) -> set[str]:
     elif isinstance(i, Rmw):
         ops = [i.value, i.expected]
     elif isinstance(i, Barrier):
-        ops = [i.id, i.count]
+        ops = [i.id, i.count, i.quorum]
     elif isinstance(i, Compute):
         ops = [i.a, i.b]
     elif isinstance(i, Branch):
@@ -198,14 +214,27 @@ def label_positions(thread: Thread, file: str = "") -> dict[str, int]:
 
 
 def thread_traces(thread: Thread, domain: Mapping[str, tuple[int, ...]], unroll: int,
-                  file: str = "") -> list[Trace]:
-    """Every trace of ``thread`` when reads may return any value of ``domain[loc]``."""
+                  file: str = "", addresses: Addresses | None = None) -> list[Trace]:
+    """Every trace of ``thread`` when reads may return any value of ``domain[loc]``
+    (``addresses``: alias names -> their physical location and generic address)."""
     labels = label_positions(thread, file)
     live = live_in(thread, labels)
     regs0 = {r: 0 for r in thread_registers(thread)}
     regs0.update(dict(thread.reg_init))
     start = _State(0, regs0, {r: frozenset() for r in regs0}, frozenset(), [])
-    return list(_run(thread, start, domain, unroll, labels, live))
+    traces = list(_run(thread, start, domain, unroll, labels, live))
+    if addresses:
+        traces = [Trace(tuple(_locate(e, addresses) for e in tr.events), tr.regs, tr.status)
+                  for tr in traces]
+    return traces
+
+
+def _locate(e: TEvent, addresses: Addresses) -> TEvent:
+    """``e`` with ``loc`` the physical location and ``vloc`` the generic address it names."""
+    if e.loc is None or e.loc not in addresses:
+        return e
+    phys, generic = addresses[e.loc]
+    return dataclasses.replace(e, loc=phys, vloc=generic)
 
 
 def _val(st: _State, o: Operand | None) -> int:
@@ -232,8 +261,7 @@ def _mark_hang(st: _State, since: int, until: int | None = None) -> None:
     for k in range(since, len(st.events)):
         e = st.events[k]
         if e.kind == "R":
-            st.events[k] = TEvent(e.kind, e.loc, e.value, e.sem, e.scope, e.rmw_read, e.data,
-                                  e.ctrl, hang=True, until=until)
+            st.events[k] = dataclasses.replace(e, hang=True, until=until)
 
 
 def _run(thread: Thread, st: _State, domain: Mapping[str, tuple[int, ...]], unroll: int,
@@ -254,14 +282,22 @@ def _run(thread: Thread, st: _State, domain: Mapping[str, tuple[int, ...]], unro
         elif isinstance(i, Fence):
             st.events.append(TEvent("F", sem=i.sem, scope=i.scope, ctrl=st.ctrl))
             st.pc += 1
+        elif isinstance(i, ProxyFence):
+            # a proxy fence orders within the CTA; it has no order of its own (weak)
+            st.events.append(TEvent("F", sem="weak", scope="cta", ctrl=st.ctrl,
+                                    proxy=PROXY_TAGS[i.kind]))
+            st.pc += 1
         elif isinstance(i, Barrier):
             count = None if i.count is None else _val(st, i.count)
+            quorum = None if i.quorum is None else _val(st, i.quorum)
             st.events.append(TEvent("B", sem="weak", scope="cta", ctrl=st.ctrl,
-                                    bar_key=(_val(st, i.id), count), arrive=i.arrive))
+                                    bar_key=(_val(st, i.id), count), arrive=i.arrive,
+                                    proxy="", quorum=quorum))
             st.pc += 1
         elif isinstance(i, Store):
             st.events.append(TEvent("W", i.loc, _val(st, i.value), i.sem, i.scope,
-                                    data=_dep(st, i.value), ctrl=st.ctrl))
+                                    data=_dep(st, i.value), ctrl=st.ctrl,
+                                    proxy=PROXY_TAGS[i.proxy]))
             st.pc += 1
         elif isinstance(i, Branch):
             if i.cond is None:
@@ -304,7 +340,8 @@ def _branch_read(thread, st, domain, unroll, labels, live, i: Load) -> Iterator[
     for v in domain[i.loc]:
         s = st.clone()
         idx = len(s.events)
-        s.events.append(TEvent("R", i.loc, v, i.sem, i.scope, ctrl=s.ctrl))
+        s.events.append(TEvent("R", i.loc, v, i.sem, i.scope, ctrl=s.ctrl,
+                               proxy=PROXY_TAGS[i.proxy]))
         s.regs[i.reg] = v
         s.rdeps[i.reg] = frozenset([idx])
         s.pc += 1
@@ -322,11 +359,13 @@ def _branch_rmw(thread, st, domain, unroll, labels, live, i: Rmw) -> Iterator[Tr
     for old in domain[i.loc]:
         s = st.clone()
         idx = len(s.events)
-        s.events.append(TEvent("R", i.loc, old, rsem, i.scope, ctrl=s.ctrl))
+        s.events.append(TEvent("R", i.loc, old, rsem, i.scope, ctrl=s.ctrl,
+                               proxy=PROXY_TAGS[i.proxy]))
         new = rmw_result(i.op, old, _val(s, i.value), None if i.expected is None else _val(s, i.expected))
         if new is not None:
             s.events.append(TEvent("W", i.loc, new, wsem, i.scope, rmw_read=idx,
-                                   data=_dep(s, i.value, i.expected) | {idx}, ctrl=s.ctrl))
+                                   data=_dep(s, i.value, i.expected) | {idx}, ctrl=s.ctrl,
+                                   proxy=PROXY_TAGS[i.proxy]))
         if i.reg:
             s.regs[i.reg] = old
             s.rdeps[i.reg] = frozenset([idx])

@@ -81,7 +81,7 @@ class VariantItem(pytest.Item):
         self.test = test
 
     def runtest(self) -> None:
-        from litmus.model import check
+        from litmus.model import check, hang_problem
         from litmus.pytest_plugin.runner import instances_for, run_on
         from litmus.session import run_config
 
@@ -89,7 +89,8 @@ class VariantItem(pytest.Item):
         opts = state.options
         test = self.test
         parts: list[str] = []
-        ptx = check(test, "ptx")  # once per item: the run below is classified against it too
+        # once per item: the run below is classified against it too (ptx75 for proxy tests)
+        ptx = check(test, "ptx75" if test.uses_proxies() else "ptx")
         reachable = ptx.target_reachable
         self.user_properties += [
             ("litmus_expect", test.expect.outcome if test.expect else "none"),
@@ -97,6 +98,9 @@ class VariantItem(pytest.Item):
         ]
         if test.expect is not None and reachable != (test.expect.outcome == "allowed"):
             parts.append(model_disagreement(test, reachable))
+        hang = hang_problem(ptx)
+        if hang is not None:
+            parts.append(f"may_hang disagrees with the model: {hang}")
         if opts.backend == "model":
             if parts:
                 raise LitmusFailure(test, parts)

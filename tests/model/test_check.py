@@ -220,4 +220,4 @@ def test_forall_and_not_exists_semantics():
 def test_unknown_model_is_a_litmus_error():
     with pytest.raises(LitmusError, match="unknown memory model"):
         check(mp("weak", "sys", "weak", "sys"), "tso")
-    assert set(MODELS) == {"ptx", "sc"}
+    assert set(MODELS) == {"ptx", "ptx75", "sc"}

@@ -517,6 +517,10 @@ def _interrupted_run(where: dict[str, Any], paths: Sequence[str], backend: str) 
         recorded = len(finished_ids(out, where["backend"]))
     except Exception:  # noqa: BLE001 - an unreadable file must not turn Ctrl-C into a traceback
         recorded = 0
+    if recorded == 0:
+        again = shlex.join(["litmus", "run", *paths, "--backend", backend, "--out", str(out)])
+        return (f"interrupted while {where['stage']}: nothing was recorded yet in {out} ({where['total']} "
+                f"variants in this run); to start again: {again}")
     again = shlex.join(["litmus", "run", *paths, "--backend", backend, "--out", str(out), "--resume"])
     return (f"interrupted: {recorded} variant{'s' if recorded != 1 else ''} of this backend are recorded in "
             f"{out} ({where['total']} in this run); to finish the rest, run the same command with "

@@ -65,11 +65,23 @@ def test_ctrl_c_prints_one_line_and_how_to_resume(tmp_path: Path, when: str, who
     assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
     last = output.strip().splitlines()[-1]
     assert last.startswith("interrupted"), output
-    if out.exists():
-        lines = out.read_text().splitlines()
-        for line in lines:
-            json.loads(line)  # no torn record
+    lines = out.read_text().splitlines() if out.exists() else []
+    for line in lines:
+        json.loads(line)  # no torn record
+    if lines:
         assert "--resume" in last and str(out) in last, last
         assert f"{len(lines)} variant" in last, last
-    else:
-        assert "nothing was run" in last, last
+    elif when == "start-up":
+        assert "nothing was run" in last or "nothing was recorded yet" in last, last
+    else:  # the results file is named, but no variant finished: say so, and how to start again
+        assert "nothing was recorded yet" in last and "--resume" not in last, last
+
+
+def test_the_line_says_nothing_was_recorded_when_no_variant_finished(tmp_path: Path) -> None:
+    from litmus.cli import _interrupted_run
+
+    where = {"stage": "running", "out": tmp_path / "r.jsonl", "backend": "cpu", "total": 60}
+    line = _interrupted_run(where, ["catalog/mp.yaml"], "cpu")
+    assert line.startswith("interrupted while running: nothing was recorded yet") and "(60 variants" in line
+    assert "--resume" not in line and "litmus run catalog/mp.yaml --backend cpu --out" in line
+    assert _interrupted_run({"stage": "loading the tests"}, [], "cpu").endswith("nothing was run or written")

@@ -194,7 +194,7 @@ def validate(paths: Sequence[str]) -> None:
     Example:
       litmus validate catalog/ my_patterns/sb_gpus.yaml
     """
-    from litmus.model import check, hang_problem
+    from litmus.model import check, hang_problem, ptx_model_for
     from litmus.spec import load_tests
 
     try:
@@ -206,7 +206,7 @@ def validate(paths: Sequence[str]) -> None:
         sys.exit(1)
     # may_hang is checked like an expectation: the PTX model must agree with it
     problems = [p for t in tests if t.expect is not None
-                for p in [hang_problem(check(t, "ptx75" if t.uses_proxies() else "ptx"))] if p]
+                for p in [hang_problem(check(t, ptx_model_for(t)))] if p]
     for problem in problems:
         click.echo(f"error: {problem}", err=True)
     if problems:

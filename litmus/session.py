@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 from litmus.classify import Verdict, classify, enough_evidence, in_target
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
-from litmus.model import ModelResult, check
+from litmus.model import ModelResult, check, ptx_model_for
 from litmus.report.jsonl import append_record, finished_ids
 from litmus.run.backend import Backend, Row, merge_rows
 from litmus.run.config import RunConfig, Stress, load_stresses
@@ -106,7 +106,7 @@ def run_variant(
     absence).  ``ptx`` and ``sc`` are the model results of ``test`` when the caller has them
     already; they are computed otherwise, and returned either way.
     """
-    ptx = ptx if ptx is not None else check(test, "ptx")
+    ptx = ptx if ptx is not None else check(test, ptx_model_for(test))
     sc = sc if sc is not None else check(test, "sc")
     rows: list[Row] = []
     start = time.perf_counter()

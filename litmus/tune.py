@@ -89,9 +89,9 @@ NOTHING_TO_TUNE = "litmus tune: no variant to tune; name patterns whose target t
 def tunable(tests: Sequence[LitmusTest]) -> list[LitmusTest]:
     """The mutants among ``tests`` (the PTX model allows their target: something to show);
     raises :class:`LitmusError` when there are none."""
-    from litmus.model import check
+    from litmus.model import check, ptx_model_for
 
-    kept = [t for t in tests if check(t, "ptx").target_reachable]
+    kept = [t for t in tests if check(t, ptx_model_for(t)).target_reachable]
     if not kept:
         raise LitmusError(NOTHING_TO_TUNE)
     return kept
@@ -104,9 +104,9 @@ def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds:
     each variant for ``seconds``; return the trials, best first (see :func:`score`)."""
     if not tests:
         raise LitmusError(NOTHING_TO_TUNE)
-    from litmus.model import check
+    from litmus.model import check, ptx_model_for
 
-    models = {t.id: (check(t, "ptx"), check(t, "sc")) for t in tests}  # once, not once per trial
+    models = {t.id: (check(t, ptx_model_for(t)), check(t, "sc")) for t in tests}  # once, not once per trial
     rng = random.Random(seed)
     envs = ([baseline] if baseline is not None else []) + [draw(rng, name=f"trial{k}") for k in range(trials)]
     done: list[Trial] = []

@@ -36,7 +36,7 @@ class Verdict:
 @functools.lru_cache(maxsize=None)
 def catalog_verdict(test_id: str) -> Verdict:
     """The PTX model's verdict on ``NAME[variant]`` of the default catalog."""
-    from litmus.model import check
+    from litmus.model import check, ptx_model_for
     from litmus.spec import find_pattern
     from litmus.spec.loader import default_catalog_dir
 
@@ -46,6 +46,6 @@ def catalog_verdict(test_id: str) -> Verdict:
     if not tests:
         raise LitmusError(f"litmus lint: the catalog has no variant {test_id} (the lint rule table names it)")
     test = tests[0]
-    result = check(test, "ptx")
+    result = check(test, ptx_model_for(test))
     why = test.expect.why if test.expect is not None else ""
     return Verdict(test.id, result.target_reachable, result.possible_hang, why, test.source_file)

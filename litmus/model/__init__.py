@@ -11,9 +11,9 @@
 Nothing here imports torch or triton.  See docs/model.md.
 """
 
-from litmus.model.checker import DEFAULT_MODEL, DEFAULT_UNROLL, MODELS, check
+from litmus.model.checker import DEFAULT_MODEL, DEFAULT_UNROLL, MODELS, check, ptx_model_for
 from litmus.model.expectations import hang_problem, judges_expectations
 from litmus.model.result import ModelResult, State, observables
 
-__all__ = ["DEFAULT_MODEL", "DEFAULT_UNROLL", "MODELS", "ModelResult", "State", "check", "hang_problem",
+__all__ = ["DEFAULT_MODEL", "DEFAULT_UNROLL", "MODELS", "ModelResult", "State", "check", "hang_problem", "ptx_model_for",
            "judges_expectations", "observables"]

@@ -25,6 +25,12 @@ DEFAULT_MODEL = "ptx75"
 agrees with every verdict of Dat3M's PTX 6.0 and 7.5 lists and with ``ptx`` on every catalog
 variant, and it reads the proxy tests ``ptx`` refuses (docs/model.md, "Which model")."""
 
+def ptx_model_for(test: LitmusTest) -> str:
+    """The PTX model that judges ``test`` in the run, tune, report and lint stages: ``ptx`` (6.0,
+    the faster, same verdicts on every proxy-free test) unless the test uses proxies (``ptx75``)."""
+    return "ptx75" if test.uses_proxies() else "ptx"
+
+
 DEFAULT_UNROLL = 2
 """How many times a loop that is not a plain spin may jump back before its path counts as stuck."""
 

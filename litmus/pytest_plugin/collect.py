@@ -81,7 +81,7 @@ class VariantItem(pytest.Item):
         self.test = test
 
     def runtest(self) -> None:
-        from litmus.model import check, hang_problem
+        from litmus.model import check, hang_problem, ptx_model_for
         from litmus.pytest_plugin.runner import instances_for, run_on
         from litmus.session import run_config
 
@@ -90,7 +90,7 @@ class VariantItem(pytest.Item):
         test = self.test
         parts: list[str] = []
         # once per item: the run below is classified against it too (ptx75 for proxy tests)
-        ptx = check(test, "ptx75" if test.uses_proxies() else "ptx")
+        ptx = check(test, ptx_model_for(test))
         reachable = ptx.target_reachable
         self.user_properties += [
             ("litmus_expect", test.expect.outcome if test.expect else "none"),

@@ -58,13 +58,13 @@ def build_context(records: Sequence[dict[str, Any]], title: str, source: str = "
     sources = sorted({str(r["source"]) for r in records if r.get("source")})
     missing = [s for s in sources if not Path(s).is_file()]
     if sources and not missing:
-        from litmus.model import check
+        from litmus.model import check, ptx_model_for
         from litmus.report.mutation import mutation_score
         from litmus.spec import load_tests
 
         tests = load_tests(sources)
         ctx.tests = {t.id: t for t in tests}
-        ctx.model = {t.id: check(t, "ptx") for t in tests}
+        ctx.model = {t.id: check(t, ptx_model_for(t)) for t in tests}
         reachable = {i: m.target_reachable for i, m in ctx.model.items()}
         ctx.mutation = mutation_score(tests, records, reachable)
     elif missing:

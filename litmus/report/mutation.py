@@ -108,7 +108,7 @@ def mutation_score(tests: Iterable[LitmusTest], records: Iterable[Mapping[str, A
     """The mutation score of ``records`` (a run's JSONL records) over ``tests`` (the variants
     it was asked to run).  ``reachable`` maps a test id to whether the PTX model allows its target
     (computed with :func:`litmus.model.check` when not given)."""
-    from litmus.model import check
+    from litmus.model import check, ptx_model_for
 
     by_id = {str(r["id"]): r for r in records}
     gpus = max((int(r.get("world_size") or 1) for r in by_id.values()), default=1)
@@ -117,7 +117,7 @@ def mutation_score(tests: Iterable[LitmusTest], records: Iterable[Mapping[str, A
     score = MutationScore(machine_gpus=gpus)
     for test in tests:
         allowed = reachable[test.id] if reachable is not None and test.id in reachable \
-            else check(test, "ptx").target_reachable
+            else check(test, ptx_model_for(test)).target_reachable
         record = by_id.get(test.id)
         if not allowed:
             score.conformance += 1
@@ -125,7 +125,7 @@ def mutation_score(tests: Iterable[LitmusTest], records: Iterable[Mapping[str, A
                 score.violations.append(test.id)
             continue
         score.mutants += 1
-        multi = spans_gpus(test) and not check(on_one_gpu(test), "ptx").target_reachable
+        multi = spans_gpus(test) and not check(on_one_gpu(test), ptx_model_for(test)).target_reachable
         score.multi_gpu_mutants += multi
         if record is not None and record.get("verdict") in WITNESSED:
             score.witnessed.append(test.id)

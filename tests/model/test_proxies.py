@@ -102,3 +102,18 @@ def test_generic_only_tests_agree_between_ptx_and_ptx75() -> None:
     p1 = (Load("r0", "flag", "acquire", "gpu"), Load("r1", "x"))
     t = make([Thread("P0", 0, 0, p0), Thread("P1", 0, 1, p1)], [X, Location("flag")], "P1:r0 == 1 /\\ P1:r1 == 0")
     assert check(t, "ptx").allowed_states == check(t, "ptx75").allowed_states
+
+
+def test_the_stages_judge_a_proxy_test_with_ptx75_and_the_rest_with_ptx() -> None:
+    from litmus.model import ptx_model_for
+    from litmus.tune import tunable
+
+    proxied = tma_mp(fence=True)
+    plain = make([Thread("P0", 0, 0, (Store("x", Const(1)),)), Thread("P1", 0, 1, (Load("r0", "x"),))],
+                 [Location("x", 0)], "P1:r0 == 1")
+    assert proxied.uses_proxies() and ptx_model_for(proxied) == "ptx75"
+    assert not plain.uses_proxies() and ptx_model_for(plain) == "ptx"
+    with pytest.raises(LitmusError):
+        check(proxied, "ptx")
+    unfenced = tma_mp(fence=False)  # a mutant: tune keeps it, judged by ptx75 (ptx would refuse it)
+    assert tunable([unfenced, proxied]) == [unfenced]

@@ -123,6 +123,39 @@ def timed_out(out: "torch.Tensor", layout: Layout) -> "torch.Tensor":
     return out[:, layout.status_column] != 0
 
 
+@dataclass(frozen=True)
+class Ranges:
+    """Lowest value and radix of each of several integer columns: the mixed-radix key of a row
+    is ``sum((v_i - low_i) * prod(radix_{i+1:}))``, first column most significant."""
+
+    lows: tuple[int, ...]
+    radix: tuple[int, ...]
+
+    @property
+    def space(self) -> int:
+        """Number of distinct keys."""
+        return math.prod(self.radix)
+
+    def decode(self, key: int) -> tuple[int, ...]:
+        """The column values of ``key``."""
+        digits = []
+        for r in reversed(self.radix):
+            key, d = divmod(key, r)
+            digits.append(d)
+        return tuple(low + d for low, d in zip(self.lows, reversed(digits)))
+
+
+def column_ranges(cols: Sequence["torch.Tensor"]) -> Ranges:
+    """The value ranges of ``cols`` (equal-length integer tensors on one device), in one host
+    round trip."""
+    import torch
+
+    if not cols:
+        return Ranges((), ())
+    bounds = torch.stack([torch.stack(c.aminmax()).to(torch.int64) for c in cols]).tolist()
+    return Ranges(tuple(lo for lo, _ in bounds), tuple(hi - lo + 1 for lo, hi in bounds))
+
+
 BINCOUNT_LIMIT = 1 << 22
 """Largest mixed-radix key space :func:`count_columns` counts with one ``bincount``."""
 
@@ -143,10 +176,8 @@ def count_columns(cols: Sequence["torch.Tensor"]) -> dict[tuple[int, ...], int]:
     n = cols[0].shape[0]
     if n == 0:
         return {}
-    bounds = torch.stack([torch.stack(c.aminmax()).to(torch.int64) for c in cols]).tolist()
-    lows = [lo for lo, _ in bounds]
-    radix = [hi - lo + 1 for lo, hi in bounds]
-    space = math.prod(radix)
+    ranges = column_ranges(cols)
+    lows, radix, space = ranges.lows, ranges.radix, ranges.space
     if space == 1:
         return {tuple(lows): n}
     if space < 2**62:
@@ -168,13 +199,7 @@ def count_columns(cols: Sequence["torch.Tensor"]) -> dict[tuple[int, ...], int]:
         else:
             uniq, cnt = torch.unique(key, return_counts=True)
             pairs = zip(uniq.tolist(), cnt.tolist())
-        result: dict[tuple[int, ...], int] = {}
-        for k, c in pairs:
-            digits = []
-            for r in reversed(radix):
-                k, d = divmod(k, r)
-                digits.append(d)
-            result[tuple(low + d for low, d in zip(lows, reversed(digits)))] = c
+        result = {ranges.decode(k): c for k, c in pairs}
     else:  # too many distinct values for one int64 key: count whole rows
         rows, cnt = torch.unique(torch.stack([c.to(torch.int64) for c in cols], dim=1), dim=0, return_counts=True)
         result = {tuple(r): c for r, c in zip(rows.tolist(), cnt.tolist())}

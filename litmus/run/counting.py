@@ -17,12 +17,11 @@ Imports torch and triton lazily; the kernel runs under the Triton interpreter to
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
 from litmus.codegen.layout import Layout
 from litmus.run.backend import Row
+from litmus.run.buffers import Ranges, column_ranges
 
 if TYPE_CHECKING:
     import torch
@@ -71,27 +70,6 @@ def load_count_kernel(interpret: bool = False) -> Any:
     from litmus.codegen.loader import load_text_kernel
 
     return load_text_kernel("litmus_count", count_kernel_source(), "litmus_count", interpret)
-
-
-@dataclass(frozen=True)
-class Ranges:
-    """Lowest value and radix of each counted column (status last, as 0/1)."""
-
-    lows: tuple[int, ...]
-    radix: tuple[int, ...]
-
-    @property
-    def space(self) -> int:
-        """Number of distinct keys."""
-        return math.prod(self.radix)
-
-    def decode(self, key: int) -> tuple[int, ...]:
-        """The column values of ``key`` (mixed radix, first column most significant)."""
-        digits = []
-        for r in reversed(self.radix):
-            key, d = divmod(key, r)
-            digits.append(d)
-        return tuple(low + d for low, d in zip(self.lows, reversed(digits)))
 
 
 def _bins(space: int) -> int:
@@ -151,13 +129,9 @@ class OutcomeCounter:
 
     @staticmethod
     def _bounds(cols: Sequence["torch.Tensor"]) -> Ranges:
-        """The columns' value ranges (one host round trip); status as 0/1."""
-        import torch
-
-        bounds = torch.stack([torch.stack(c.aminmax()).to(torch.int64) for c in cols[:-1]]).tolist() if len(cols) > 1 else []
-        lows = tuple(lo for lo, _ in bounds) + (0,)
-        radix = tuple(hi - lo + 1 for lo, hi in bounds) + (2,)
-        return Ranges(lows, radix)
+        """The columns' value ranges (one host round trip); the status column last, as 0/1."""
+        ranges = column_ranges(cols[:-1])
+        return Ranges(ranges.lows + (0,), ranges.radix + (2,))
 
     def _histogram(self, cols: Sequence["torch.Tensor"], ranges: Ranges, n: int) -> list[int]:
         """Counts per key, then the out-of-range and the spare bin (one host round trip)."""

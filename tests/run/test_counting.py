@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from litmus.run.counting import Ranges, _bins
+from litmus.run.buffers import Ranges
+from litmus.run.counting import _bins
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -31,10 +31,11 @@ class ModelVerdict:
 
 
 def model_verdict(test: LitmusTest, model: str | None = None) -> ModelVerdict:
-    """The model's verdict on ``test`` (``litmus model``'s default model unless named)."""
-    from litmus.model import DEFAULT_MODEL, check
+    """The model's verdict on ``test`` (unless named, the PTX model every stage after the model
+    judges with: :func:`litmus.model.ptx_model_for`)."""
+    from litmus.model import check, ptx_model_for
 
-    name = model or DEFAULT_MODEL
+    name = model or ptx_model_for(test)
     result = check(test, name)
     return ModelVerdict(name, result.target_reachable, result.possible_hang)
 

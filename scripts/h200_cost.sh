@@ -23,10 +23,9 @@ BUDGET=${BUDGET:-150}
 FENCE_BUDGET=${FENCE_BUDGET:-15}
 RANKS_BUDGET=${RANKS_BUDGET:-30}
 LOG=$OUT/cost.log
-step() { echo "=== $(date -u +%T) $*" | tee -a "$LOG"; }
 start=$(date +%s)
 step "versions"
-python3 -c "import sys, torch, triton; print('python', sys.version.split()[0], 'torch', torch.__version__, 'triton', triton.__version__, 'device', torch.cuda.get_device_name(0))" 2>&1 | tee -a "$LOG"
+versions
 for what in $STEPS; do
 case "$what" in
   main)

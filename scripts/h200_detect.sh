@@ -22,9 +22,8 @@ mkdir -p "$OUT"
 source scripts/h200_env.sh
 export LITMUS_CACHE=${LITMUS_CACHE:-/tmp/litmus-cache}
 LOG=$OUT/detect.log
-step() { echo "=== $(date -u +%T) $*" | tee -a "$LOG"; }
 step "versions"
-python3 -c "import sys, torch, triton; print('python', sys.version.split()[0], 'torch', torch.__version__, 'triton', triton.__version__, 'device', torch.cuda.get_device_name(0))" 2>&1 | tee -a "$LOG"
+versions
 for what in $phases; do
 case "$what" in
   smoke)

@@ -10,7 +10,6 @@ mkdir -p "$OUT"
 source scripts/h200_env.sh
 export LITMUS_CACHE=${LITMUS_CACHE:-/tmp/litmus-cache}
 LOG=$OUT/final.log
-step() { echo "=== $(date -u +%T) $*" | tee -a "$LOG"; }
 step "parallel-mode tests on this triton"
 timeout 90 python3 -m pytest -q -p no:cacheprovider -n 8 tests/codegen/test_parallel.py tests/run/test_parallel.py \
     tests/codegen/test_spin_hazards.py 2>&1 | tail -n 2 | tee -a "$LOG"

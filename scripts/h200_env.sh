@@ -9,3 +9,9 @@ if ! python3 -c "import pydantic" 2>/dev/null && ls .whl/*.whl >/dev/null 2>&1; 
 else
   export PYTHONPATH=$PWD
 fi
+# step TEXT: a timestamped heading, shown and appended to $LOG (each script sets LOG)
+step() { echo "=== $(date -u +%T) $*" | tee -a "$LOG"; }
+# versions: python, torch, triton and the device, shown and appended to $LOG
+versions() {
+  python3 -c "import sys, torch, triton; print('python', sys.version.split()[0], 'torch', torch.__version__, 'triton', triton.__version__, 'device', torch.cuda.get_device_name(0))" 2>&1 | tee -a "$LOG"
+}

@@ -14,9 +14,8 @@ export COLUMNS=160
 source scripts/h200_env.sh
 LOG=$OUT/$what.log
 JSONL=docs/results/h200-single-gpu.jsonl
-step() { echo "=== $(date -u +%T) $*" | tee -a "$LOG"; }
 step "versions"
-python3 -c "import sys, torch, triton; print('python', sys.version.split()[0], 'torch', torch.__version__, 'triton', triton.__version__, 'device', torch.cuda.get_device_name(0))" 2>&1 | tee -a "$LOG"
+versions
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | tee -a "$LOG"
 case "$what" in
   bench)

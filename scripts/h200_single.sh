@@ -14,7 +14,6 @@ source scripts/h200_env.sh
 LOG=$OUT/session-$phase.log
 JSONL=docs/results/h200-single-gpu.jsonl
 RUN_BUDGET=${RUN_BUDGET:-0.5}
-step() { echo "=== $(date -u +%T) $*" | tee -a "$LOG"; }
 
 step "machine"
 python3 -m litmus doctor >>"$LOG" 2>&1

@@ -258,6 +258,10 @@ class RoleProcessPool:
         try:
             worker.conn.send(message)
         except (OSError, EOFError, BrokenPipeError) as e:
+            # A closed pipe almost always means the worker is gone; say so when it is.
+            worker.process.join(1.0)
+            if not worker.process.is_alive():
+                raise self._died(worker, doing) from None
             raise WorkerError(self._who(worker, doing) + f": cannot send a command ({e})") from None
 
     def receive(self, worker: Worker, timeout: float, doing: str, expect: str) -> tuple[Any, ...]:
@@ -269,15 +273,13 @@ class RoleProcessPool:
             except (OSError, EOFError):
                 ready = False
                 if not worker.process.is_alive():
-                    raise WorkerError(self._who(worker, doing) + f": the process died "
-                                      f"(exit code {worker.process.exitcode})") from None
+                    raise self._died(worker, doing) from None
             if ready:
                 try:
                     reply = worker.conn.recv()
                 except (EOFError, OSError):
                     worker.process.join(1.0)
-                    raise WorkerError(self._who(worker, doing) + f": the process died "
-                                      f"(exit code {worker.process.exitcode})") from None
+                    raise self._died(worker, doing) from None
                 if reply[0] == "error":
                     raise WorkerError(self._who(worker, doing) + f": {reply[1]}\n--- worker traceback ---\n"
                                       + reply[2].rstrip())
@@ -286,10 +288,13 @@ class RoleProcessPool:
                                       f"(expected {expect!r})")
                 return reply
             if not worker.process.is_alive():
-                raise WorkerError(self._who(worker, doing) + f": the process died "
-                                  f"(exit code {worker.process.exitcode})")
+                raise self._died(worker, doing)
             if time.monotonic() > deadline:
                 raise WorkerError(self._who(worker, doing) + f": no answer within {timeout:.0f} s")
+
+    def _died(self, worker: Worker, doing: str) -> WorkerError:
+        """The error for a worker whose process has exited."""
+        return WorkerError(self._who(worker, doing) + f": the process died (exit code {worker.process.exitcode})")
 
     @staticmethod
     def _who(worker: Worker, doing: str) -> str:

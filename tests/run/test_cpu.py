@@ -119,10 +119,15 @@ def test_worker_that_raises_gives_a_clear_error_and_closes_the_pool():
     _assert_gone(pids)
 
 
-def test_dead_worker_gives_a_clear_error_not_a_hang():
+@pytest.mark.parametrize("settled", [False, True], ids=["racing", "gone-before-send"])
+def test_dead_worker_gives_a_clear_error_not_a_hang(settled: bool):
+    # "gone-before-send": the worker is a zombie before the round starts, so the first send
+    # meets a broken pipe; that must still read "died", not a bare errno.
     backend = CpuBackend(workers=2, start=True, round_timeout=60)
     pids = backend.worker_pids()
     os.kill(pids[1], signal.SIGKILL)
+    if settled:
+        _wait_until_exited(pids[1])
     t0 = time.monotonic()
     with pytest.raises(WorkerError) as err:
         backend.run_round(irs.mp_release_acquire(), RunConfig(instances=8), 0)
@@ -130,6 +135,20 @@ def test_dead_worker_gives_a_clear_error_not_a_hang():
     assert "MP[relacq-r1c0]" in str(err.value) and "cpu worker 1" in str(err.value) and "died" in str(err.value)
     assert backend.worker_pids() == []
     _assert_gone(pids)
+
+
+def _wait_until_exited(pid: int | None) -> None:
+    """Wait until the process is a zombie or gone (its pipe end is then closed)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                    return
+        except FileNotFoundError:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"pid {pid} did not exit after SIGKILL")
 
 
 def _assert_gone(pids: list[int | None]) -> None:

@@ -41,6 +41,7 @@ PROXY_FENCE_KINDS: tuple[str, ...] = PROXIES + ("alias",)
 
 RmwOp = Literal["cas", "exch", "add", "and", "or", "xor", "min", "max", "inc", "dec"]
 RMW_OPS: tuple[str, ...] = ("cas", "exch", "add", "and", "or", "xor", "min", "max", "inc", "dec")
+COMPUTE_OPS: tuple[str, ...] = ("add", "sub", "mul", "and", "or", "xor", "shl", "shr")
 
 CondKind = Literal["exists", "not_exists", "forall"]
 Expect = Literal["forbidden", "allowed"]
@@ -168,12 +169,22 @@ class SpinRead:
     reset: int | None = None  # cas only
 
 
+SPIN_CMPS: tuple[str, ...] = ("==", "!=", "<", "<=", ">", ">=")
+
+# The branch that leaves a spin for each exit comparison, and the one that loops (its negation).
+SPIN_EXIT_BRANCH: dict[str, str] = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+SPIN_LOOP_BRANCH: dict[str, str] = {"==": "ne", "!=": "eq", "<": "ge", "<=": "gt", ">": "le", ">=": "lt"}
+
+
 @dataclass(frozen=True)
 class Spin:
-    """Bounded spin: repeat the read until ``[loc] == until`` or ``bound`` reads were made.
+    """Bounded spin: repeat the read until ``([loc] & mask) cmp until`` or ``bound`` reads were made.
 
-    The value of the last read goes to ``reg`` if given.  A spin that runs out of reads is a
-    *timeout* on hardware; in the model, a spin that can never exit is a *possible hang*.
+    ``cmp`` is one of :data:`SPIN_CMPS` (default ``==``); ``mask=None`` compares the whole value.
+    A CAS read (``read.kind == "cas"``) exits when its compare succeeds, so it takes only
+    ``==`` and no mask.  The value of the last read (unmasked) goes to ``reg`` if given.  A spin
+    that runs out of reads is a *timeout* on hardware; in the model, a spin that can never exit
+    is a *possible hang*.
     """
 
     loc: str
@@ -182,6 +193,30 @@ class Spin:
     bound: int = 1_000_000
     reg: str | None = None
     line: int | None = None
+    cmp: str = "=="
+    mask: int | None = None
+
+
+def spin_exits(spin: Spin, value: int) -> bool:
+    """Whether a read of ``value`` ends ``spin``."""
+    v = value if spin.mask is None else value & spin.mask
+    return _COMPARE[spin.cmp](v, spin.until)
+
+
+def spin_exit_text(spin: Spin) -> str:
+    """The exit condition as text, e.g. ``flag == 1`` or ``(flag & 0xff) != 0``."""
+    lhs = spin.loc if spin.mask is None else f"({spin.loc} & {spin.mask:#x})"
+    return f"{lhs} {spin.cmp} {spin.until}"
+
+
+_COMPARE = {
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
 
 
 # -- control flow and register arithmetic: needed to read the PTX .litmus corpus ---------
@@ -208,10 +243,13 @@ class Branch:
 
 @dataclass(frozen=True)
 class Compute:
-    """``dst := a op b`` (``op="mov"``: ``dst := a``).  Register arithmetic, no memory event."""
+    """``dst := a op b`` (``op="mov"``: ``dst := a``).  Register arithmetic, no memory event.
+
+    ``shl``/``shr`` shift left/right (arithmetic); values are 32-bit signed integers on hardware.
+    """
 
     dst: str
-    op: Literal["mov", "add", "sub", "mul", "and", "or", "xor"]
+    op: Literal["mov", "add", "sub", "mul", "and", "or", "xor", "shl", "shr"]
     a: Operand
     b: Operand | None = None
     line: int | None = None

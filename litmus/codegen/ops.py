@@ -6,8 +6,10 @@ from dataclasses import dataclass, field
 
 from litmus.errors import Problem, UnsupportedError
 from litmus.ir import (Barrier, Branch, Compute, Const, Fence, Label, Load, Operand, ProxyFence, Reg, Rmw, Spin,
-                       Store)
+                       Store, spin_exit_text)
 from litmus.codegen.options import Features
+
+_COMPUTE_SYMBOLS = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^", "shl": "<<", "shr": ">>"}
 
 _RMW_CALLS = {
     "exch": "tl.atomic_xchg",
@@ -135,9 +137,11 @@ class Emitter:
 
     def emit(self, ctx: ThreadContext, index: int, ins: object) -> list[str]:
         """Source lines (no indentation) for instruction ``index`` of thread ``ctx``."""
-        if isinstance(ins, (Label, Branch, Compute)):
-            raise self._unsupported(ctx, ins, "control flow and register arithmetic (PTX corpus only) "
-                                    "have no Triton mapping")
+        if isinstance(ins, (Label, Branch)):
+            raise self._unsupported(ctx, ins, "control flow (branches and labels, PTX corpus only) has no "
+                                    "Triton mapping; a spin or a register expression says most loops")
+        if isinstance(ins, Compute):
+            return self._compute(ctx, ins)
         if isinstance(ins, ProxyFence):
             raise self._unsupported(ctx, ins, f"no Triton form: fence.proxy.{ins.kind} (Triton has no proxy "
                                     "fences; the model checks it under ptx75)")
@@ -163,6 +167,17 @@ class Emitter:
         if isinstance(ins, Spin):
             return self._spin(ctx, index, ins)
         raise TypeError(f"unknown instruction {ins!r}")
+
+    def _compute(self, ctx: ThreadContext, ins: Compute) -> list[str]:
+        a = self._vec(ins.a, ctx)
+        if ins.op == "mov":
+            return [f"# register: {ins.dst} = {_operand_text(ins.a)}", f"{ctx.regs[ins.dst]} = {a}"]
+        if ins.b is None or ins.op not in _COMPUTE_SYMBOLS:
+            raise self._unsupported(ctx, ins, f"register op {ins.op!r} needs two operands and is one of "
+                                    f"{', '.join(_COMPUTE_SYMBOLS)}")
+        sym = _COMPUTE_SYMBOLS[ins.op]
+        return [f"# register: {ins.dst} = {_operand_text(ins.a)} {sym} {_operand_text(ins.b)}",
+                f"{ctx.regs[ins.dst]} = {a} {sym} {self._vec(ins.b, ctx)}"]
 
     def _rmw(self, ctx: ThreadContext, index: int, ins: Rmw) -> list[str]:
         ptr = ctx.addr[ins.loc]
@@ -198,7 +213,7 @@ class Emitter:
         ptr = ctx.addr[ins.loc]
         done, val, it, got = (self._fresh(s) for s in ("spin_done", "spin_val", "spin_it", "spin_got"))
         rd = ins.read
-        lines = [f"# spin until {ins.loc} == {ins.until} ({rd.kind} read, at most {bound} reads; "
+        lines = [f"# spin until {spin_exit_text(ins)} ({rd.kind} read, at most {bound} reads; "
                  f"timeout -> status bit {bit})",
                  f"{done} = {'(' + ctx.mask + ') == 0' if ctx.mask else ctx.zero + ' != 0'}",
                  f"{val} = {ctx.zero}",
@@ -207,6 +222,9 @@ class Emitter:
         if rd.kind == "cas":
             if rd.reset is None:
                 raise self._unsupported(ctx, ins, "a cas spin needs `reset`")
+            if ins.cmp != "==" or ins.mask is not None:
+                raise self._unsupported(ctx, ins, "a cas spin exits when its compare succeeds: cmp must be "
+                                        "== and there is no mask")
             body = [f"# cas spin: atom.{rd.sem}.{rd.scope}.cas(flag, {ins.until}, {rd.reset}) until it returns {ins.until}",
                     f"{got} = tl.atomic_cas(tl.where({done}, {ctx.scratch}, {ptr}), {ctx.zero} + {ins.until}, "
                     f'{ctx.zero} + {rd.reset}, sem="{rd.sem}", scope="{rd.scope}")']
@@ -215,10 +233,20 @@ class Emitter:
                                      f"spin read {ins.loc}")
             body = notes + [f"{got} = {expr}"]
         body += [f"{val} = tl.where({done}, {val}, {got})",
-                 f"{done} = {done} | ({got} == {ins.until})",
+                 f"{done} = {done} | ({_spin_test(got, ins)})",
                  f"{it} += 1"]
         lines += ["    " + b for b in body]
         lines.append(f"{ctx.status} = {ctx.status} | tl.where({done}, 0, {1 << bit})")
         if ins.reg is not None:
             lines.append(f"{ctx.regs[ins.reg]} = {val}")
         return lines
+
+
+def _spin_test(got: str, ins: Spin) -> str:
+    """The Triton expression that is true where the read value ``got`` ends spin ``ins``."""
+    lhs = got if ins.mask is None else f"({got} & {ins.mask})"
+    return f"{lhs} {ins.cmp} {ins.until}"
+
+
+def _operand_text(op: Operand | None) -> str:
+    return op.name if isinstance(op, Reg) else str(getattr(op, "value", op))

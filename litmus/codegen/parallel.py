@@ -43,7 +43,7 @@ from litmus.codegen.harness import harness_lines
 from litmus.codegen.layout import KERNEL_ARGS, KernelEntry, Layout
 from litmus.codegen.ops import Emitter, ThreadContext
 from litmus.codegen.options import CodegenOptions
-from litmus.ir import Const, LitmusTest, Rmw, Spin, Store, Thread
+from litmus.ir import Const, LitmusTest, Rmw, Spin, Store, Thread, spin_exit_text, spin_exits
 
 Op = tuple[Thread, ThreadContext, int]
 
@@ -172,12 +172,12 @@ def spin_hazards(test: LitmusTest) -> list[str]:
         seen = {own[-1][1]} if own else {init.get(ins.loc, 0)}  # what the thread itself last left there
         seen |= {w[1] for u, _, j in order[:p] if role_of[u.name] != role_of[t.name]
                  and (w := _written_value(u.instrs[j])) is not None and w[0] == ins.loc}
-        if ins.until in seen or None in seen:
+        if None in seen or any(spin_exits(ins, v) for v in seen):
             continue
         later = [f"{u.name}[{j}]" for u, _, j in order[p + 1:]
                  if role_of[u.name] != role_of[t.name] and (w := _written_value(u.instrs[j])) is not None
-                 and w[0] == ins.loc and w[1] in (None, ins.until)]
+                 and w[0] == ins.loc and (w[1] is None or spin_exits(ins, w[1]))]
         if later:
-            hazards.append(f"{t.name}[{i}] waits for {ins.loc} == {ins.until}, which only {', '.join(later)} "
+            hazards.append(f"{t.name}[{i}] waits for {spin_exit_text(ins)}, which only {', '.join(later)} "
                            "write(s), later in the phased order")
     return hazards

@@ -7,7 +7,8 @@ import dataclasses
 
 from litmus.errors import LitmusError
 from litmus.interop.metadata import Annotation
-from litmus.ir import Branch, Const, Instr, Label, LitmusTest, Load, Reg, Rmw, Spin, SpinRead, Store
+from litmus.ir import (SPIN_LOOP_BRANCH, Branch, Compute, Const, Instr, Label, LitmusTest, Load, Reg, Rmw, Spin,
+                       SpinRead, Store)
 
 
 def apply_annotations(test: LitmusTest, annotations: list[Annotation], line: int | None) -> LitmusTest:
@@ -23,7 +24,8 @@ def apply_annotations(test: LitmusTest, annotations: list[Annotation], line: int
                 instrs[k] = _mark(test, a, instrs, line)
         for a in sorted((a for a in mine if a.kind == "spin"), key=lambda a: -a.index):
             k = _index(test, a, len(instrs) - 2, line)
-            instrs[k:k + 3] = [_fold(test, a, instrs[k:k + 3], line)]
+            size = 4 if k + 2 < len(instrs) and isinstance(instrs[k + 2], Compute) else 3
+            instrs[k:k + size] = [_fold(test, a, instrs[k:k + size], line)]
         threads.append(dataclasses.replace(t, instrs=tuple(instrs)))
     unknown = {a.thread for a in annotations} - {t.name for t in test.threads}
     if unknown:
@@ -53,19 +55,33 @@ def _mark(test: LitmusTest, a: Annotation, instrs: list[Instr], line: int | None
     return dataclasses.replace(i, reg=None)
 
 
+_EXIT_OF_LOOP = {branch: cmp for cmp, branch in SPIN_LOOP_BRANCH.items()}
+
+
 def _fold(test: LitmusTest, a: Annotation, loop: list[Instr], line: int | None) -> Spin:
-    """``LCnn: ; read r, x ; bne r, until, LCnn`` -> the Spin the writer expanded."""
-    head, read, branch = loop
+    """``LCnn: ; read r, x ; bne r, until, LCnn`` (or ``beq``/``bge``/...; with a mask
+    ``LCnn: ; read r, x ; and m, r, mask ; b.. m, until, LCnn``) -> the Spin the writer expanded."""
+    head, read, *masking, branch = loop
+    mask: int | None = None
+    tested = Reg(getattr(read, "reg", None) or "")
+    if masking:
+        m = masking[0]
+        if not (isinstance(m, Compute) and m.op == "and" and m.a == tested and isinstance(m.b, Const)):
+            raise _bad(test, a, line, "a masked spin marks 'LCnn: ; <ld> r, x ; and m, r, MASK ; b.. m, until, LCnn'")
+        mask, tested = m.b.value, Reg(m.dst)
     ok = (isinstance(head, Label) and isinstance(branch, Branch) and branch.target == head.name
-          and branch.cond == "ne" and isinstance(branch.rhs, Const)
-          and isinstance(read, (Load, Rmw)) and branch.lhs == Reg(read.reg or ""))
+          and branch.cond in _EXIT_OF_LOOP and isinstance(branch.rhs, Const)
+          and isinstance(read, (Load, Rmw)) and branch.lhs == tested)
     if not ok:
-        raise _bad(test, a, line, "a spin marks 'LCnn: ; <ld or atom.cas> r, x ; bne r, until, LCnn'")
+        raise _bad(test, a, line, "a spin marks 'LCnn: ; <ld or atom.cas> r, x ; bne r, until, LCnn' "
+                   "(or beq/blt/ble/bgt/bge for other exit comparisons)")
     until = branch.rhs.value  # type: ignore[union-attr]
+    cmp = _EXIT_OF_LOOP[branch.cond]  # type: ignore[index]
     if isinstance(read, Load):
         spin_read = SpinRead("load", read.sem, read.scope, read.volatile)
-    elif read.op == "cas" and read.expected == Const(until) and isinstance(read.value, Const):
+    elif (read.op == "cas" and read.expected == Const(until) and isinstance(read.value, Const)
+          and cmp == "==" and mask is None):
         spin_read = SpinRead("cas", read.sem, read.scope, reset=read.value.value)
     else:
         raise _bad(test, a, line, "a CAS spin reads with atom.<sem>.<scope>.cas r, x, until, reset")
-    return Spin(read.loc, until, spin_read, a.bound or 0, a.reg, line=head.line)
+    return Spin(read.loc, until, spin_read, a.bound or 0, a.reg, line=head.line, cmp=cmp, mask=mask)

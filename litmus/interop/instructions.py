@@ -22,7 +22,7 @@ cell                                   IR
 ``tld``/``suld``/``cold``, ``sust``,   ``Load``/``Store``/``Rmw`` with ``proxy`` texture, surface,
 ``suatom``/``sured``                   constant (the generic forms have ``proxy="generic"``)
 ``bar[.cta].<sync|arrive> a[, b[, q]]``  ``Barrier(a, b, arrive, quorum=q)`` (also ``barrier...``)
-``add|sub|mul|and|or|xor r, a, b``     ``Compute(r, op, a, b)``
+``add|sub|mul|and|or|xor r, a, b``     ``Compute(r, op, a, b)`` (also ``shl``/``shr``)
 ``beq|bne|blt|ble|bgt|bge a, b, L``    ``Branch(L, cond, a, b)``;  ``goto L`` / ``bra L``
 ``L:``                                 ``Label(L)``
 =====================================  =======================================================
@@ -73,7 +73,8 @@ def int_value(text: str) -> int:
 BRANCH_CONDS: dict[str, str] = {
     "beq": "eq", "bne": "ne", "blt": "lt", "ble": "le", "bgt": "gt", "bge": "ge"
 }
-COMPUTE_OPS: tuple[str, ...] = ("add", "sub", "mul", "and", "or", "xor")
+# ``shl``/``shr`` are litmus's extension (YAML register expressions); Dat3M's corpus has none.
+COMPUTE_OPS: tuple[str, ...] = ("add", "sub", "mul", "and", "or", "xor", "shl", "shr")
 MEMBAR_SCOPES: dict[str, str] = {"cta": "cta", "gl": "gpu", "sys": "sys"}
 # Dat3M's proxy opcodes -> (generic opcode, proxy)
 PROXY_OPCODES: dict[str, tuple[str, str]] = {

@@ -9,7 +9,9 @@ back identically; what the grammar cannot spell travels in the description
 - volatile accesses: written ``relaxed.sys`` (their meaning), marked ``P0:volatile@N`` on the
   ``litmus:`` line.
 - :class:`~litmus.ir.Spin`: written as a loop ``LCnn: <read> ; bne r, until, LCnn`` (a CAS
-  spin reads with ``atom.<sem>.<scope>.cas r, x, until, reset``), marked ``P0:spin@N:BOUND:REG``
+  spin reads with ``atom.<sem>.<scope>.cas r, x, until, reset``; another exit comparison loops
+  on its negation, ``beq``/``bge``/...; a mask adds ``and m, r, mask`` and branches on ``m``),
+  marked ``P0:spin@N:BOUND:REG``
   so that the reader folds the loop back into the ``Spin`` (bound and register included).
 - an RMW that keeps no old value, other than ``red`` of an arithmetic op: written as ``atom``
   into a scratch register, marked ``P0:noreg@N``.
@@ -42,6 +44,7 @@ from litmus.interop.metadata import (
 )
 from litmus.ir import (
     RMW_OPS,
+    SPIN_LOOP_BRANCH,
     Barrier,
     Branch,
     Compute,
@@ -178,7 +181,11 @@ def _thread_lines(test: LitmusTest, t: Thread, annotations: list[Annotation]) ->
             reg = instr.reg or _fresh("r", regs)
             labels.add(label)
             regs.add(reg)
-            cells += _spin(test, instr, label, reg)
+            masked = None
+            if instr.mask is not None:
+                masked = _fresh("r", regs)
+                regs.add(masked)
+            cells += _spin(test, instr, label, reg, masked)
             annotations.append(Annotation(t.name, "spin", k, instr.bound, instr.reg))
             if instr.read.kind == "load" and instr.read.volatile:
                 annotations.append(Annotation(t.name, "volatile", k + 1))
@@ -202,7 +209,7 @@ def _fresh(prefix: str, used: set[str]) -> str:
     return f"{prefix}{n:02d}"
 
 
-def _spin(test: LitmusTest, s: Spin, label: str, reg: str) -> list[str]:
+def _spin(test: LitmusTest, s: Spin, label: str, reg: str, masked: str | None) -> list[str]:
     r = s.read
     if r.kind == "cas":
         if r.reset is None:
@@ -211,7 +218,10 @@ def _spin(test: LitmusTest, s: Spin, label: str, reg: str) -> list[str]:
     else:
         sem, scope = ("relaxed", "sys") if r.volatile else (r.sem, r.scope)
         read = f"{_access('ld', sem, scope)} {reg}, {s.loc}"
-    return [f"{label}:", read, f"bne {reg}, {s.until}, {label}"]
+    branch = SPIN_LOOP_BRANCH[s.cmp]
+    if s.mask is None:
+        return [f"{label}:", read, f"b{branch} {reg}, {s.until}, {label}"]
+    return [f"{label}:", read, f"and {masked}, {reg}, {s.mask}", f"b{branch} {masked}, {s.until}, {label}"]
 
 
 # red.<sem>.<scope>.<op> in LitmusPTX.g4 (the other ops are written as atom, see noreg)

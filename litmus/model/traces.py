@@ -34,6 +34,7 @@ from litmus.ir import (
     Spin,
     Store,
     Thread,
+    spin_exits,
 )
 
 
@@ -108,6 +109,8 @@ _COMPUTE = {
     "and": lambda a, b: a & b,
     "or": lambda a, b: a | b,
     "xor": lambda a, b: a ^ b,
+    "shl": lambda a, b: a << b,
+    "shr": lambda a, b: a >> b,
 }
 
 _BRANCH = {
@@ -383,7 +386,7 @@ def _branch_spin(thread, st, domain, unroll, labels, live, i: Spin) -> Iterator[
         s = st.clone()
         idx = len(s.events)
         s.events.append(TEvent("R", i.loc, v, rsem, rd.scope, ctrl=s.ctrl))
-        if v != i.until:
+        if not spin_exits(i, v):
             _mark_hang(s, idx, until=i.until)
             yield _finish(s, "stuck")
             continue

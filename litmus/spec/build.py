@@ -6,6 +6,7 @@ their scope, and a condition over known threads, registers and locations.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,14 +66,13 @@ def _thread(name: str, spec: m.ThreadSpec, raw_threads: LDict, locs: list[str], 
     raw = raw_threads[name]
     raw_do: LList = raw["do"]
     written: set[str] = set(spec.regs)
+    temps = _Temps(_register_names(spec))
     instrs: list[ir.Instr] = []
     for item, raw_item, pos in zip(spec.do, raw_do, raw_do.item_pos):
         op = next(iter(raw_item))
         args = getattr(item, _attr(op))
         raw_args = raw_item[op] if isinstance(raw_item[op], LDict) else LDict(pos)
-        instr = _instr(op, args, raw_args, pos, name, locs, written, out)
-        if instr is not None:
-            instrs.append(instr)
+        instrs += _instr(op, args, raw_args, pos, name, locs, written, temps, out)
     return ir.Thread(
         name,
         int(spec.at.rank),
@@ -81,6 +81,36 @@ def _thread(name: str, spec: m.ThreadSpec, raw_threads: LDict, locs: list[str], 
         tuple((r, v) for r, v in spec.regs.items()),
         raw_threads.key_pos[name].line,
     )
+
+
+class _Temps:
+    """Fresh register names (``e0``, ``e1``, ...) for register expressions, avoiding the thread's own."""
+
+    def __init__(self, taken: set[str]):
+        self.taken = set(taken)
+
+    def fresh(self) -> str:
+        n = 0
+        while f"e{n}" in self.taken:
+            n += 1
+        self.taken.add(f"e{n}")
+        return f"e{n}"
+
+
+def _register_names(spec: m.ThreadSpec) -> set[str]:
+    """Every identifier a thread's ops use as a register (or could: names in expressions)."""
+    names = set(spec.regs)
+    for item in spec.do:
+        args = next(iter(vars(item).values()), None) if not isinstance(item, str) else None
+        for key in ("reg", "value", "expected"):
+            v = getattr(args, key, None)
+            if isinstance(v, str):
+                names |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", v))
+    return names
+
+
+_EXPR = re.compile(rf"^\s*({m.EXPR_OPERAND})\s*(\+|-|&|\||\^|<<|>>)\s*({m.EXPR_OPERAND})\s*$")
+_EXPR_OPS = {"+": "add", "-": "sub", "&": "and", "|": "or", "^": "xor", "<<": "shl", ">>": "shr"}
 
 
 def _attr(op: str) -> str:
@@ -92,10 +122,13 @@ def _field_pos(raw_args: LDict, key: str, default: Pos) -> Pos:
 
 
 def _instr(
-    op: str, a: Any, raw: LDict, pos: Pos, thread: str, locs: list[str], written: set[str], out: _Problems
-) -> ir.Instr | None:
+    op: str, a: Any, raw: LDict, pos: Pos, thread: str, locs: list[str], written: set[str], temps: _Temps,
+    out: _Problems,
+) -> list[ir.Instr]:
+    """The IR of one op: the instruction, after the register arithmetic its values need."""
     line = pos.line
     ok = True
+    pre: list[ir.Instr] = []
     if hasattr(a, "loc") and a.loc not in locs:
         out.add(
             _field_pos(raw, "loc", pos),
@@ -104,11 +137,8 @@ def _instr(
         )
         ok = False
 
-    def operand(key: str) -> ir.Operand:
+    def register(v: str, key: str) -> ir.Reg:
         nonlocal ok
-        v = getattr(a, key)
-        if isinstance(v, int):
-            return ir.Const(v)
         if v not in written:
             out.add(
                 _field_pos(raw, key, pos),
@@ -117,6 +147,23 @@ def _instr(
             )
             ok = False
         return ir.Reg(v)
+
+    def term(text: str, key: str) -> ir.Operand:
+        if re.fullmatch(r"-?0x[0-9a-fA-F]+|-?[0-9]+", text):
+            return ir.Const(int(text, 0))
+        return register(text, key)
+
+    def operand(key: str) -> ir.Operand:
+        v = getattr(a, key)
+        if isinstance(v, int):
+            return ir.Const(v)
+        expr = _EXPR.match(v)
+        if expr is None:
+            return register(v, key)
+        lhs, sym, rhs = expr.groups()
+        dst = temps.fresh()
+        pre.append(ir.Compute(dst, _EXPR_OPS[sym], term(lhs, key), term(rhs, key), line))  # type: ignore[arg-type]
+        return ir.Reg(dst)
 
     def wrote(reg: str | None) -> None:
         if reg is not None:
@@ -150,12 +197,19 @@ def _instr(
         instr = ir.Barrier(ir.Const(int(a.id) if a is not None else 0), None, False, line)
     elif op == "spin":
         read = _spin_read(a, raw, pos, thread, out)
+        mask = None if a.mask is None else int(a.mask)
+        if read is not None and read.kind == "cas" and (a.cmp != "==" or mask is not None):
+            key = "cmp" if a.cmp != "==" else "mask"
+            out.add(_field_pos(raw, key, pos),
+                    f"spin in {thread}: a cas read exits when its compare succeeds, so it takes no {key}; "
+                    "remove it, or spin with read: {kind: load, ...} to exit on another condition")
+            read = None
         if read is None:
             ok = False
         else:
-            instr = ir.Spin(a.loc, int(a.until), read, int(a.bound), a.reg, line)
+            instr = ir.Spin(a.loc, int(a.until), read, int(a.bound), a.reg, line, cmp=a.cmp, mask=mask)
             wrote(a.reg)
-    return instr if ok else None
+    return pre + [instr] if ok and instr is not None else []
 
 
 def _spin_read(a: m.SpinArgs, raw: LDict, pos: Pos, thread: str, out: _Problems) -> ir.SpinRead | None:

@@ -31,12 +31,17 @@ LoadSem = Literal["relaxed", "acquire"]
 StoreSem = Literal["relaxed", "release"]
 RmwSem = Literal["relaxed", "acquire", "release", "acq_rel"]
 FenceSem = Literal["acq_rel", "sc"]
+SpinCmp = Literal["==", "!=", "<", "<=", ">", ">="]
 Outcome = Literal["forbidden", "allowed"]
 
 # Fields that may be placeholdered.
 RegP = Union[Name, Placeholder]
 LocP = Union[Name, Placeholder]
-ValueP = Union[StrictInt, Name, Placeholder]  # an integer or a register name
+# A register expression: one binary op between registers and integers, e.g. "r1 + 1".
+EXPR_OPERAND = r"(?:[A-Za-z_][A-Za-z0-9_]*|-?0x[0-9a-fA-F]+|-?[0-9]+)"
+EXPR_RE = rf"^\s*{EXPR_OPERAND}\s*(?:\+|-|&|\||\^|<<|>>)\s*{EXPR_OPERAND}\s*$"
+Expr = Annotated[str, StringConstraints(pattern=EXPR_RE)]
+ValueP = Union[StrictInt, Name, Placeholder, Expr]  # an integer, a register name or "r1 + 1"
 IntP = Union[StrictInt, Placeholder]
 NonNegIntP = Union[NonNegInt, Placeholder]
 ScopeP = Union[ScopeName, Placeholder]
@@ -180,6 +185,8 @@ class SpinArgs(_Strict):
     loc: LocP
     until: IntP
     read: SpinRead
+    cmp: Union[SpinCmp, Placeholder] = "=="
+    mask: Optional[IntP] = None
     bound: Union[PosInt, Placeholder] = 1000
     reg: Optional[RegP] = None
     scope: Optional[ScopeP] = None

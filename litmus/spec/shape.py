@@ -12,7 +12,7 @@ from pydantic import BaseModel, Tag, ValidationError
 from pydantic.fields import FieldInfo
 
 from litmus.errors import Problem
-from litmus.spec.documents import NAME_RE, OPS, PATTERN_NAME_RE, PLACEHOLDER_RE, THREAD_RE, PatternDoc
+from litmus.spec.documents import EXPR_RE, NAME_RE, OPS, PATTERN_NAME_RE, PLACEHOLDER_RE, THREAD_RE, PatternDoc
 from litmus.spec.yamlpos import LDict, LList, Pos
 
 KEY = object()  # marks "the key itself" at the end of a real path
@@ -20,6 +20,7 @@ KEY = object()  # marks "the key itself" at the end of a real path
 _PATTERNS = {
     PLACEHOLDER_RE: 'a placeholder "{name}"',
     NAME_RE: "a name (letters, digits, _; not starting with a digit)",
+    EXPR_RE: "a register expression such as \"r1 + 1\" (one of + - & | ^ << >> between a register and an integer or register)",
     PATTERN_NAME_RE: "a name (letters, digits, + - _ .)",
     THREAD_RE: "a thread name P0, P1, ...",
 }

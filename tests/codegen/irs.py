@@ -6,6 +6,7 @@ from litmus.ir import (
     Barrier,
     Branch,
     Cmp,
+    Compute,
     Condition,
     Const,
     Fence,
@@ -91,6 +92,36 @@ def mp_load_spin(volatile: bool = True) -> LitmusTest:
     return mp("load-spin",
               (Store("x", Const(1)), Store("flag", Const(1), sem="release", scope="sys")),
               (Spin("flag", 1, read, bound=64, reg="r0"), Load("r1", "x")))
+
+
+def mp_counter_spin(cmp: str, until: int, mask: int | None) -> LitmusTest:
+    """The writer bumps a counter flag (init 5) to r + 2 = 7 with a register expression; the
+    reader spins with ``(flag & mask) cmp until`` on loads."""
+    t = mp(f"counter-{cmp}-{until}-{mask}",
+           (Store("x", Const(1)), Compute("e0", "add", Reg("c"), Const(2)),
+            Store("flag", Reg("e0"), sem="release", scope="sys")),
+           (Spin("flag", until, SpinRead("load", "acquire", "sys"), bound=64, reg="r0", cmp=cmp, mask=mask),
+            Load("r1", "x")))
+    p0 = t.threads[0]
+    return LitmusTest(t.name, t.variant, (Location("x", 0, 0), Location("flag", 5, 0)),
+                      (Thread(p0.name, p0.rank, p0.cta, p0.instrs, reg_init=(("c", 5),)), t.threads[1]),
+                      t.condition, source_file=t.source_file)
+
+
+def spin_ne_init() -> LitmusTest:
+    """Spin until flag != 5 after the writer stored 7 (exits on its first read)."""
+    return mp_counter_spin("!=", 5, None)
+
+
+def spin_masked_low_byte() -> LitmusTest:
+    """Spin until (flag & 0x3) == 3: 7 & 3 == 3, so the spin exits; r0 holds the whole 7."""
+    return mp_counter_spin("==", 3, 0x3)
+
+
+def spin_gt_never() -> LitmusTest:
+    """Spin until flag > 7: 7 never is, so every instance times out with r0 = 7 (an ``==``
+    spin on 7 would exit at once)."""
+    return mp_counter_spin(">", 7, None)
 
 
 def mp_shared_cta() -> LitmusTest:

@@ -27,6 +27,9 @@ CASES = [
     {"name": "ranks", "test": "mp_cas_release_acquire", "block": 4, "progs": 2, "mode": "rank",
      "perms": [[1, 0], [5, 3]]},
     {"name": "timeout", "test": "spin_never", "block": 4, "progs": 1, "spin_bound": 3},
+    {"name": "spin_ne", "test": "spin_ne_init", "block": 4, "progs": 2, "spin_bound": 4},
+    {"name": "spin_masked", "test": "spin_masked_low_byte", "block": 4, "progs": 2, "spin_bound": 4},
+    {"name": "spin_gt", "test": "spin_gt_never", "block": 4, "progs": 2, "spin_bound": 3},
 ]
 
 
@@ -85,3 +88,23 @@ def test_rank_mode_kernels_share_heaps_through_the_pointer_table(results: dict) 
     # rank 0's kernel (P0: x=1; cas flag 0->1 release) runs first, then rank 1's (P1: cas flag 1->0
     # acquire, r0 = old = 1; r1 = x = 1); flag lives on rank 0, read by rank 1 through heap_ptrs[0].
     assert _hist(results["ranks"]) == {(1, 1, 1, 0): 8}
+
+
+def test_a_not_equal_spin_exits_on_the_counters_new_value(results: dict) -> None:
+    # keys: P0:e0, P1:r0, P1:r1, x, flag: the writer computed 5 + 2 and stored it
+    r = results["spin_ne"]
+    assert r["keys"] == ["P0:e0", "P1:r0", "P1:r1", "x", "flag"]
+    assert r["timeouts"] == 0
+    assert _hist(r) == {(7, 7, 1, 1, 7): 8}
+
+
+def test_a_masked_spin_compares_the_masked_bits_but_keeps_the_whole_value(results: dict) -> None:
+    r = results["spin_masked"]
+    assert r["timeouts"] == 0
+    assert _hist(r) == {(7, 7, 1, 1, 7): 8}
+
+
+def test_a_greater_than_spin_that_cannot_hold_times_out(results: dict) -> None:
+    r = results["spin_gt"]
+    assert r["timeouts"] == r["n"] == 8
+    assert _hist(r) == {(7, 7, 1, 1, 7): 8}

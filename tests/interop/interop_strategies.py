@@ -14,12 +14,14 @@ from litmus.ir import (
     Barrier,
     Branch,
     Cmp,
+    COMPUTE_OPS,
     Compute,
     Condition,
     Const,
     Fence,
     Label,
     PROXY_FENCE_KINDS,
+    SPIN_CMPS,
     LitmusTest,
     Load,
     Location,
@@ -81,8 +83,10 @@ def _spin() -> st.SearchStrategy:
     strong = st.builds(SpinRead, st.just("load"), st.sampled_from(("relaxed", "acquire")), scopes)
     volatile = st.builds(SpinRead, st.just("load"), st.just("relaxed"), st.just("sys"), st.just(True))
     cas = st.builds(SpinRead, st.just("cas"), st.sampled_from(RMW_SEMS), scopes, st.just(False), ints)
-    return st.builds(Spin, locs, ints, st.one_of(weak, strong, volatile, cas),
-                     st.integers(1, 10**6), st.none() | regs)
+    load_spin = st.builds(Spin, locs, ints, st.one_of(weak, strong, volatile), st.integers(1, 10**6),
+                          st.none() | regs, cmp=st.sampled_from(SPIN_CMPS), mask=st.none() | st.integers(0, 255))
+    cas_spin = st.builds(Spin, locs, ints, cas, st.integers(1, 10**6), st.none() | regs)
+    return st.one_of(load_spin, cas_spin)
 
 
 def _proxied() -> st.SearchStrategy:
@@ -97,7 +101,7 @@ def _proxied() -> st.SearchStrategy:
 
 def _compute() -> st.SearchStrategy:
     mov = st.builds(Compute, regs, st.just("mov"), operands)
-    binop = st.builds(Compute, regs, st.sampled_from(("add", "sub", "mul", "and", "or", "xor")),
+    binop = st.builds(Compute, regs, st.sampled_from(COMPUTE_OPS),
                       operands, operands)
     return st.one_of(mov, binop)
 

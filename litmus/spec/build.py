@@ -14,7 +14,7 @@ from litmus import ir
 from litmus.condition import parse_condition_or_error, parse_kind, terms
 from litmus.errors import LitmusError, Problem
 from litmus.spec import documents as m
-from litmus.spec.shape import suggest
+from litmus.spec import messages as msg
 from litmus.spec.yamlpos import LDict, LList, Pos
 
 
@@ -130,21 +130,13 @@ def _instr(
     ok = True
     pre: list[ir.Instr] = []
     if hasattr(a, "loc") and a.loc not in locs:
-        out.add(
-            _field_pos(raw, "loc", pos),
-            f"unknown location '{a.loc}' in {op} of {thread}"
-            + suggest(a.loc, locs, f"known locations: {', '.join(locs)} (declare it under locations:)"),
-        )
+        out.add(_field_pos(raw, "loc", pos), msg.unknown_location(a.loc, op, thread, locs))
         ok = False
 
     def register(v: str, key: str) -> ir.Reg:
         nonlocal ok
         if v not in written:
-            out.add(
-                _field_pos(raw, key, pos),
-                f"register '{v}' is read by {op} in {thread} before {thread} writes it; "
-                f"load into it first, or give it an initial value under regs:",
-            )
+            out.add(_field_pos(raw, key, pos), msg.register_before_write(v, op, thread))
             ok = False
         return ir.Reg(v)
 
@@ -273,24 +265,11 @@ def _condition(
     for term in terms(prop):
         if isinstance(term, ir.RegRef):
             if term.thread not in regs:
-                out.add(
-                    vpos,
-                    f"condition names thread {term.thread}, which does not exist; threads: {', '.join(regs)}",
-                )
+                out.add(vpos, msg.unknown_thread(term.thread, list(regs)))
             elif term.reg not in regs[term.thread]:
-                known = sorted(regs[term.thread])
-                out.add(
-                    vpos,
-                    f"condition reads {term.thread}:{term.reg}, but {term.thread} never writes register '{term.reg}'"
-                    + suggest(term.reg, known, f"registers of {term.thread}: {', '.join(known) or 'none'} "
-                              "(or give it an initial value under regs:)"),
-                )
+                out.add(vpos, msg.unwritten_register(term.thread, term.reg, sorted(regs[term.thread])))
         elif isinstance(term, ir.LocRef) and term.loc not in locs:
-            out.add(
-                vpos,
-                f"condition names location '{term.loc}', which is not declared"
-                + suggest(term.loc, locs, f"locations: {', '.join(locs)}"),
-            )
+            out.add(vpos, msg.undeclared_location(term.loc, locs))
     kind = parse_kind(key)
     return ir.Condition(kind, prop, text)
 

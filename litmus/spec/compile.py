@@ -14,6 +14,7 @@ from litmus import ir
 from litmus.errors import LitmusError, Problem
 from litmus.spec import documents as m
 from litmus.spec.build import build_program
+from litmus.spec.meaning import early_meaning_problems
 from litmus.spec.pattern import Pattern
 from litmus.spec.placeholders import Budget, Filler, uses
 from litmus.spec.shape import check_shape, suggest
@@ -36,7 +37,8 @@ def compile_pattern(raw: Any, file: str) -> tuple[Pattern | None, list[Problem]]
     doc, shape_problems = check_shape(raw, file)
     problems += shape_problems
     if doc is None or problems:
-        return None, problems
+        # report the meaning mistakes the raw document already shows, in the same pass
+        return None, _dedupe(problems + early_meaning_problems(raw, file))
     problems += _undeclared(doc, raw, file)
     variants, vproblems = _variants(doc, raw, file)
     problems += vproblems
@@ -287,7 +289,8 @@ def _expand_one(doc: m.PatternDoc, raw: LDict, file: str, v: _Variant,
         return None, [too_many]
     cdoc, problems = check_shape(concrete, file, v.name)
     if cdoc is None:
-        return None, problems
+        return None, problems + [Problem(file, p.line, p.column, prefix + p.message)
+                                 for p in early_meaning_problems(concrete, file)]
     program, problems = build_program(cdoc, concrete, file, v.name)
     if program is None:
         return None, problems

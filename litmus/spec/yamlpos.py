@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,9 +213,8 @@ def load_documents(text: str, file: str) -> tuple[list[Any], list[Problem]]:
         line = mark.line + 1 if mark else 1
         col = mark.column + 1 if mark else None
         what = " ".join(s for s in (e.context, e.problem) if s)
-        return [], [
-            Problem(file, line, col, f"bad YAML syntax: {what}; check the indentation, quoting and brackets here")
-        ]
+        fix = _quoting_hint(text, mark.line if mark else None, what) or "check the indentation, quoting and brackets here"
+        return [], [Problem(file, line, col, f"bad YAML syntax: {what}; {fix}")]
     except yaml.YAMLError as e:
         return [], [Problem(file, 1, None, f"bad YAML: {e}")]
     except (TypeError, ValueError, AttributeError, KeyError, IndexError) as e:  # PyYAML on odd input
@@ -229,3 +230,19 @@ def plain(value: Any) -> Any:
     if isinstance(value, list):
         return [plain(v) for v in value]
     return value
+
+
+def _quoting_hint(text: str, line0: int | None, what: str) -> str | None:
+    """The fix for free text with ``": "`` in it (``why: release: ...``), which YAML reads as a
+    second mapping: quote the text."""
+    if line0 is None or "mapping values are not allowed" not in what:
+        return None
+    lines = text.splitlines()
+    if not 0 <= line0 < len(lines):
+        return None
+    m = re.match(r"^(\s*(?:- )?)([A-Za-z_][\w.-]*):\s+(.*:\s.*)$", lines[line0])
+    if m is None or m.group(3).startswith(("{", "[", '"', "'")):
+        return None
+    value = m.group(3).replace("\\", "\\\\").replace('"', '\\"')
+    return (f"text that contains ': ' must be quoted, or YAML reads a second key: write "
+            f'{m.group(2)}: "{value}"')

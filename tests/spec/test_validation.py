@@ -76,6 +76,8 @@ def test_base_is_valid(tmp_path: Path) -> None:
 CASES = [
     ("    at: {rank: 1, cta: 0}\n    do:", "    at: {rank: 1, cta: 0}\n   do:", "   do:", ["bad YAML syntax"]),
     ("exists: \"P1", "exists: [\"P1", "placeholders:", ["bad YAML syntax"]),  # noticed on the next line
+    ("why: morally strong release/acquire", "why: release: acquire \"pairs\"", "why: release: acquire",
+     ["bad YAML syntax", "text that contains ': ' must be quoted", 'write why: "release: acquire \\"pairs\\""']),
     ("placeholders:", "placeholdrs:", "placeholdrs:", ["unknown top-level key 'placeholdrs'", "did you mean 'placeholders'", "accepted:"]),
     ("- store: {loc: x", "- stor: {loc: x", "- stor:", ["unknown op 'stor'", "did you mean 'store'", "accepted: load, store"]),
     ("{loc: x, value: 1}", "{loc: x, vaule: 1}", "vaule", ["unknown field 'vaule' of op 'store'", "did you mean 'value'"]),
@@ -218,3 +220,24 @@ def test_pattern_without_variants_needs_expect(tmp_path: Path) -> None:
     text = "name: A\nlocations: {x: 0}\nthreads:\n  P0: {at: {rank: 0, cta: 0}, do: [{load: {reg: r0, loc: x}}]}\nexists: \"P0:r0 == 1\"\n"
     p = problems(text, tmp_path)[0]
     assert p.line == 1 and "needs expect:" in p.message
+
+
+def test_shape_and_meaning_mistakes_are_reported_in_one_pass(tmp_path: Path) -> None:
+    # a misspelt field (shape) and, elsewhere, an unknown location, a register read before it is
+    # written and a condition register nobody writes (meaning): all four at once
+    text = edit("{loc: x, value: 1}", "{loc: x, vaule: 1}")
+    text = edit("{reg: r1, loc: x}", "{reg: r1, loc: z}", text)
+    text = edit("P1:r0 == 1 /", "P1:r7 == 1 /", text)
+    got = {(p.line, p.message.split(";")[0]) for p in problems(text, tmp_path)}
+    assert (line_of(text, "vaule"), "unknown field 'vaule' of op 'store' (threads.P0.do[0])") in got
+    assert (line_of(text, "loc: z"), "unknown location 'z' in load of P1") in got
+    assert (line_of(text, "exists:"), "condition reads P1:r7, but P1 never writes register 'r7'") in got
+
+
+def test_a_placeholder_op_silences_the_early_register_check(tmp_path: Path) -> None:
+    # P0's "{signal}" may write any register, so reading r3 after it is not reported early
+    text = edit("- store: {loc: x, value: 1}", "- store: {loc: x, vaule: 1}")
+    text = edit("      - \"{signal}\"\n", "      - \"{signal}\"\n      - store: {loc: x, value: r3}\n", text)
+    messages = [p.message for p in problems(text, tmp_path)]
+    assert any("unknown field 'vaule'" in m for m in messages)
+    assert not any("'r3'" in m for m in messages)

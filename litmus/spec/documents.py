@@ -7,6 +7,7 @@ Meaning (which registers exist, which locations, ...) is checked later, in ``lit
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, StrictBool, StrictInt, StringConstraints, Tag
@@ -264,7 +265,15 @@ def _op_tag(value: Any) -> str | None:
         key = next(iter(value))
         if key in OPS:
             return f"op {key}"
+        if isinstance(key, str) and re.match(PLACEHOLDER_RE, key):
+            return "op kind placeholder"
     return None
+
+
+# ``- "{kind}": {loc: flag, value: 1, ...}``: the op's name comes from a placeholder; its fields
+# are checked once a variant fills the name in.
+OpKindPlaceholder = Annotated[dict[Placeholder, dict[str, Any]],
+                              Field(min_length=1, max_length=1, json_schema_extra={"additionalProperties": False})]
 
 
 OpItem = Annotated[
@@ -282,6 +291,7 @@ OpItem = Annotated[
         Annotated[BarSyncOp, Tag("op bar.sync")],
         Annotated[SpinOp, Tag("op spin")],
         Annotated[Placeholder, Tag("op placeholder")],
+        Annotated[OpKindPlaceholder, Tag("op kind placeholder")],
     ],
     Discriminator(
         _op_tag,

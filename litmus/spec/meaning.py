@@ -71,7 +71,7 @@ def _thread(name: str, spec: LDict, locs: list[str] | None, file: str, out: list
                         out.append(Problem(file, where(key).line, where(key).column,
                                            msg.register_before_write(reg, str(op), name)))
             reg = args.get("reg")
-            if op in _WRITES_REG and isinstance(reg, str):
+            if (op in _WRITES_REG or INNER.search(str(op))) and isinstance(reg, str):  # a "{kind}" op may write it
                 written.add(reg)
     return written
 

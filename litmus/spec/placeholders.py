@@ -21,6 +21,8 @@ def uses(value: Any, pos: Pos) -> list[tuple[str, Pos]]:
         out.extend((m.group(1), pos) for m in INNER.finditer(value))
     elif isinstance(value, LDict):
         for k, v in value.items():
+            if isinstance(k, str) and WHOLE.match(k):
+                out.append((WHOLE.match(k).group(1), value.key_pos[k]))  # type: ignore[union-attr]
             out.extend(uses(v, value.val_pos[k]))
     elif isinstance(value, LList):
         for v, p in zip(value, value.item_pos):
@@ -68,7 +70,7 @@ class Filler:
             out.dups = value.dups
             for k, v in value.items():
                 nv, npos = self.fill(v, value.val_pos[k], depth)
-                out.put(k, nv, value.key_pos[k], npos, value.val_style.get(k))
+                out.put(self._fill_key(k, value.key_pos[k]), nv, value.key_pos[k], npos, value.val_style.get(k))
             return out, pos
         if isinstance(value, LList):
             outl = LList(value.pos)
@@ -81,6 +83,18 @@ class Filler:
                     outl.add(nv, npos)
             return outl, pos
         return value, pos
+
+    def _fill_key(self, key: Any, pos: Pos) -> Any:
+        """A mapping key that is exactly ``"{name}"`` (an op kind) becomes the placeholder's text."""
+        m = WHOLE.match(key) if isinstance(key, str) else None
+        if m is None or m.group(1) not in self.env:
+            return key
+        v, _ = self.env[m.group(1)]
+        if not isinstance(v, str) or INNER.search(v):
+            self.problems.append((pos, f"placeholder '{m.group(1)}' names an op here, so its value must be an "
+                                       f"op name such as atomic_store or exch; got {v!r:.80}"))
+            return key
+        return v
 
     def _fill_text(self, text: str, pos: Pos, depth: int) -> tuple[Any, Pos]:
         m = WHOLE.match(text)

@@ -241,3 +241,29 @@ def test_a_placeholder_op_silences_the_early_register_check(tmp_path: Path) -> N
     messages = [p.message for p in problems(text, tmp_path)]
     assert any("unknown field 'vaule'" in m for m in messages)
     assert not any("'r3'" in m for m in messages)
+
+
+KIND = edit('      - "{signal}"\n', '      - "{kind}": {loc: flag, value: 1, sem: release, scope: "{scope}"}\n').replace(
+    "  signal: how P0 raises the flag\n", "  kind: the op that raises the flag\n").replace(
+    "      signal: {atomic_store: {loc: flag, value: 1, sem: release, scope: sys}}\n", "      kind: atomic_store\n").replace(
+    "      signal: {atomic_store: {loc: flag, value: 1, sem: release, scope: gpu}}\n", "      kind: exch\n")
+
+
+def test_an_op_kind_placeholder_picks_the_op_per_variant(tmp_path: Path) -> None:
+    f = tmp_path / "k.yaml"
+    f.write_text(KIND)
+    sys_, gpu = load_file(f)[0].expand()
+    assert type(sys_.thread("P0").instrs[1]).__name__ == "Store" and sys_.thread("P0").instrs[1].sem == "release"
+    flag_op = gpu.thread("P0").instrs[1]
+    assert (type(flag_op).__name__, flag_op.op, flag_op.scope) == ("Rmw", "exch", "gpu")
+
+
+@pytest.mark.parametrize("value, words", [
+    ("volatile_store", ["in variant 'relacq-gpu'", "unknown field 'sem' of op 'volatile_store'"]),
+    ("stor", ["in variant 'relacq-gpu'", "unknown op 'stor'", "did you mean 'store'"]),
+    ("{loc: x}", ["placeholder 'kind' names an op here", "must be an op name"]),
+])
+def test_a_bad_op_kind_is_reported_where_the_op_is(tmp_path: Path, value: str, words: list[str]) -> None:
+    text = KIND.replace("      kind: exch\n", f"      kind: {value}\n")
+    found = problems(text, tmp_path)
+    assert any(p.line == line_of(text, '- "{kind}"') and all(w in p.message for w in words) for p in found), found

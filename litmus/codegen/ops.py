@@ -103,6 +103,12 @@ class Emitter:
             return f"tl.load({ptr}{mk})", [f"# {what}: plain load"]
         if self.features.atomic_load:
             return f'tl.atomic_load({ptr}{mk}, sem="{sem}", scope="{scope}")', [f"# {what}: ld.{sem}.{scope}"]
+        if self.features.inline_asm:
+            # triton without tl.atomic_load (3.6): the PTX instruction itself, not an RMW stand-in
+            src = f"tl.where({mask}, {ptr}, {ctx.scratch})" if mask else ptr
+            return (f'tl.inline_asm_elementwise("ld.{sem}.{scope}.global.b32 $0, [$1];", "=r,l", [{src}], '
+                    "dtype=tl.int32, is_pure=False, pack=1)",
+                    [f"# {what}: ld.{sem}.{scope}.global.b32 (inline PTX; lanes not read go to scratch)"])
         if self.backend == "cuda" and sem == "relaxed" and scope == "sys":
             note = self._fallback(ctx, index, f"{what} ld.relaxed.sys", "tl.load(volatile=True) (ld.volatile = relaxed.sys)")
             return f"tl.load({ptr}{mk}, volatile=True)", [note]
@@ -129,6 +135,10 @@ class Emitter:
         if self.features.atomic_store:
             return [f"# store: st.{ins.sem}.{ins.scope}",
                     f'tl.atomic_store({ptr}, {val}{mk}, sem="{ins.sem}", scope="{ins.scope}")']
+        if self.features.inline_asm:
+            return [f"# store: st.{ins.sem}.{ins.scope}.global.b32 (inline PTX: triton has no tl.atomic_store)",
+                    f'_ = tl.inline_asm_elementwise("st.{ins.sem}.{ins.scope}.global.b32 [$1], $2; mov.u32 $0, 0;", '
+                    f'"=r,l,r", [{self._redirect(ctx, ptr)}, {val}], dtype=tl.int32, is_pure=False, pack=1)']
         note = self._fallback(ctx, index, f"store st.{ins.sem}.{ins.scope}",
                               f'tl.atomic_xchg(sem="{ins.sem}", scope="{ins.scope}") (an RMW: also a read event)')
         return [note, f'_ = tl.atomic_xchg({ptr}, {val}{mk}, sem="{ins.sem}", scope="{ins.scope}")']

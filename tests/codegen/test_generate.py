@@ -15,6 +15,7 @@ from tests.codegen import irs
 
 NEW = Features(atomic_load=True, atomic_store=True, inline_asm=True)
 OLD = Features(atomic_load=False, atomic_store=False, inline_asm=True)
+NO_ASM = Features(atomic_load=False, atomic_store=False, inline_asm=False)
 ALL_TESTS = [irs.mp_plain, irs.mp_cas_release_acquire, irs.mp_volatile, irs.mp_fences, irs.mp_barrier,
              irs.mp_cas_spin, irs.mp_load_spin, irs.mp_shared_cta, irs.every_op]
 
@@ -57,8 +58,17 @@ def test_every_op_maps_to_the_named_triton_call_on_cuda() -> None:
     assert "T0_r9 = zero + 3" in text  # reg_init
 
 
-def test_without_atomic_load_store_the_fallbacks_are_named() -> None:
+def test_without_atomic_load_store_cuda_emits_the_ptx_instructions_themselves() -> None:
+    # triton 3.6 on NVIDIA: inline PTX ld/st with the asked sem and scope, no RMW stand-ins
     src = generate(irs.every_op(), CodegenOptions(backend="cuda", features=OLD))
+    assert '"st.release.sys.global.b32 [$1], $2; mov.u32 $0, 0;"' in src.text
+    assert 'T1_r2 = tl.inline_asm_elementwise("ld.acquire.gpu.global.b32 $0, [$1];", "=r,l", [a_T1_x]' in src.text
+    assert '"ld.relaxed.cta.global.b32 $0, [$1];"' in src.text
+    assert not any("ld." in f or "st." in f for f in src.fallbacks)
+
+
+def test_without_atomic_load_store_or_inline_asm_the_fallbacks_are_named() -> None:
+    src = generate(irs.every_op(), CodegenOptions(backend="cuda", features=NO_ASM))
     assert 'tl.atomic_xchg(a_T0_x, (zero + 3), sem="release", scope="sys")' in src.text
     assert 'T1_r2 = tl.atomic_add(a_T1_x, zero, sem="acquire", scope="gpu")' in src.text
     assert any("ld.acquire.gpu" in f and "atomic_add" in f for f in src.fallbacks)

@@ -9,7 +9,7 @@
 #   tune-mutants: litmus tune --keep 3 on the mutants one GPU can show that the last catalog run
 #            did not witness (MUTANTS) -> docs/results/h200-tuned-mutants.json, then the rotation
 #            docs/results/h200-rotation-2.json = h200-rotation.json followed by those environments
-#   catalog: the whole catalog with STRESS (default: the tuned file), INSTANCES per round (2^24),
+#   catalog: the whole catalog (or the files in CATALOG) with STRESS (default: the tuned file), INSTANCES per round (2^24),
 #            at most BUDGET s per variant, each stopping once its target is seen or 3/N <= BOUND
 #            (default 1e-9), appended to JSONL (default docs/results/h200-detect.jsonl; --resume:
 #            call again to finish)
@@ -76,8 +76,10 @@ PY
   catalog)
     STRESS=${STRESS:-docs/results/h200-tuned.json}
     JSONL=${JSONL:-docs/results/h200-detect.jsonl}
-    step "catalog: litmus run catalog/ --backend cuda --stress $STRESS --instances ${INSTANCES:-16777216} --time-budget ${BUDGET:-1.5} --until-bound ${BOUND:-1e-9} --seed 1 --resume"
-    timeout "${RUN_TIMEOUT:-520}" python3 -m litmus run catalog/ --backend cuda --stress "$STRESS" --instances "${INSTANCES:-16777216}" \
+    CATALOG=${CATALOG:-catalog/}
+    step "catalog: litmus run $CATALOG --backend cuda --stress $STRESS --instances ${INSTANCES:-16777216} --time-budget ${BUDGET:-1.5} --until-bound ${BOUND:-1e-9} --seed 1 --resume"
+    # shellcheck disable=SC2086
+    timeout "${RUN_TIMEOUT:-520}" python3 -m litmus run $CATALOG --backend cuda --stress "$STRESS" --instances "${INSTANCES:-16777216}" \
         --time-budget "${BUDGET:-1.5}" --until-bound "${BOUND:-1e-9}" --seed 1 --out "$JSONL" --resume \
         >"$OUT/catalog-table.txt" 2>>"$LOG"
     echo "run exit $?" | tee -a "$LOG"

@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Sequence
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest, scope_includes
 from litmus.model.barriers import BarrierOutcome, match_barriers
-from litmus.model.relations import Evaluator, Model, Rel, bits, expr_deps, monotone_in, r_plus
+from litmus.model.relations import ChosenOrder, Evaluator, Model, Rel, bits, expr_deps, monotone_in, r_inv, r_plus
 from litmus.model.traces import TEvent, Trace, thread_traces
 
 MAX_DOMAIN = 64
@@ -234,8 +234,12 @@ def consistent_finals(model: Model, frame: Frame) -> Iterator[dict[str, int]]:
     plan = _plan(model)
     ev = Evaluator(model, frame.n, frame.base)
     n = frame.n
-    candidates = _hang_candidates(model, frame)
-    for choice in _rf_choices(model, frame, candidates):
+    final = next((o for o in model.orders if o.name == model.final_order), None)
+    # the must part costs a causality evaluation: only hang frames, whose reads it restricts, pay it
+    forced = _forced_order(model, frame, final, with_must=bool(frame.hang_reads)) if final is not None else None
+    candidates = _hang_candidates(frame, forced)
+    pruning = _rf_pruning(model, frame, ev, candidates, forced)
+    for choice in _rf_choices(model, frame, candidates, pruning):
         rf = [0] * n
         for r, w in zip(frame.reads, choice):
             rf[w] |= 1 << r
@@ -251,21 +255,101 @@ choice that already closes a cycle in ``rf | dep`` (below this, checking each fu
 cheaper)."""
 
 
-def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]]) -> Iterator[tuple[int, ...]]:
-    """Every reads-from choice (one write per read) worth checking: all of them, or, for a model
-    that forbids ``rf | dep`` cycles and a large product, those without such a cycle."""
+@dataclass
+class _RfPruning:
+    """What rules out a partial reads-from choice before any order is chosen (see
+    ``Model.coherent``): ``conflicts[i][j]``, the writes two exclusive RMW reads ``i`` and ``j``
+    cannot both read; ``edges[i][w]``, the ``co`` edges that read ``i`` reading ``w`` forces,
+    as masks ``(succ, pred)``: ``w -> succ`` and ``pred -> w``;
+    ``forced``, the ``co`` edges every consistent execution has (closed); ``hang``, ``(read
+    index, writes of its location)`` for each hang read, whose source must stay co-maximal."""
+
+    conflicts: dict[int, dict[int, int]]
+    edges: list[dict[int, tuple[int, int]]]
+    forced: Rel
+    hang: dict[int, int]
+
+    def active(self) -> bool:
+        return bool(self.conflicts or any(self.edges) or self.hang)
+
+
+def _rf_pruning(model: Model, frame: Frame, ev: Evaluator, candidates: list[list[int]],
+                forced: Rel | None) -> _RfPruning | None:
+    """The pruning data of ``frame`` under ``model`` (None when the model declares none);
+    ``forced``: final-order edges every consistent execution has (:func:`_forced_order`)."""
+    if model.coherent is None or forced is None:
+        return None
+    chosen = {"rf"} | {o.name for o in model.orders}
+    if expr_deps(model, model.coherent) & chosen:
+        return None
+    ex: Rel = ev.value(model.coherent)  # type: ignore[assignment]
+    ex_t = r_inv(ex)
+    sym = [a & b for a, b in zip(ex, ex_t)]  # related both ways
+    rmw: Rel = frame.base["rmw"]  # type: ignore[assignment]
+    po: Rel = frame.base["po"]  # type: ignore[assignment]
+    po_t = r_inv(po)
+    loc: Rel = frame.base["loc"]  # type: ignore[assignment]
+    events = frame.events
+    inits = sum(1 << k for k in range(frame.n) if frame.thread_of[k] < 0)
+
+    conflicts: dict[int, dict[int, int]] = {}
+    rmw_reads = [(i, r, rmw[r].bit_length() - 1) for i, r in enumerate(frame.reads) if rmw[r]]
+    for a, (i, r1, w1) in enumerate(rmw_reads):
+        need1 = (1 << w1)
+        for j, r2, w2 in rmw_reads[a + 1:]:
+            if not ((sym[r1] >> w2) & 1 and (sym[r2] >> w1) & 1 and (sym[w1] >> w2) & 1
+                    and sym[r1] & need1 and (sym[r2] >> w2) & 1):
+                continue
+            shared = sum(1 << w for w in set(candidates[i]) & set(candidates[j]))
+            mask = shared & (inits | (sym[r1] & sym[r2]))
+            if mask:
+                conflicts.setdefault(i, {})[j] = mask
+                conflicts.setdefault(j, {})[i] = mask
+    wmask = sum(1 << k for k in range(frame.n) if events[k].kind == "W")
+    edges: list[dict[int, tuple[int, int]]] = []
+    for i, r in enumerate(frame.reads):
+        same = loc[r] & sym[r] & wmask
+        later, earlier = po[r] & same, po_t[r] & same
+        per: dict[int, tuple[int, int]] = {}
+        for w in candidates[i]:
+            if not (sym[w] >> r) & 1 and not (inits >> w) & 1:
+                continue
+            # CoRW: w -rf-> r -po-> w2 makes w co-before w2; CoWR: w2 -po-> r reading w != w2
+            # makes w2 co-before w (the two are ordered when morally strong)
+            bit = 1 << w
+            succ = later & ~bit
+            pred = earlier & ~bit & (-1 if (inits >> w) & 1 else sym[w])
+            if succ or pred:
+                per[w] = (succ, pred)
+        edges.append(per)
+    forced = r_plus(forced)
+    hang = {i: frame.writes_by_loc[events[r].loc] for i, r in enumerate(frame.reads) if events[r].hang}  # type: ignore[misc]
+    return _RfPruning(conflicts, edges, forced, hang)
+
+
+def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]],
+                pruning: _RfPruning | None = None) -> Iterator[tuple[int, ...]]:
+    """Every reads-from choice (one write per read) worth checking: all of them, less those
+    ``pruning`` rules out (two exclusive RMWs reading one write, a cycle in the ``co`` edges
+    the choice forces, a hang read whose source is no longer co-maximal) and, for a model
+    that forbids ``rf | dep`` cycles and a large product, those with such a cycle."""
     total = 1
     for c in candidates:
         total *= len(c)
-    if total <= RF_PRUNE_ABOVE or not model.acyclic_rf_dep:
+    cycles = model.acyclic_rf_dep and total > RF_PRUNE_ABOVE
+    if pruning is not None and not pruning.active():
+        pruning = None
+    if not cycles and pruning is None:
         yield from product(*candidates)
         return
     reads = frame.reads
-    reach0 = r_plus(frame.base["dep"])  # type: ignore[arg-type]
+    reach0 = r_plus(frame.base["dep"]) if cycles else []  # type: ignore[arg-type]
+    order0 = pruning.forced if pruning is not None else []
     choice: list[int] = []
-    stack: list[tuple[int, Rel, int]] = [(0, reach0, -1)]  # (read index, closure, write chosen)
+    # (read index, rf|dep closure, forced co closure, write chosen)
+    stack: list[tuple[int, Rel, Rel, int]] = [(0, reach0, order0, -1)]
     while stack:
-        i, reach, w = stack.pop()
+        i, reach, order, w = stack.pop()
         del choice[max(i - 1, 0):]
         if w >= 0:
             choice.append(w)
@@ -273,13 +357,59 @@ def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]]) -> Iter
             yield tuple(choice)
             continue
         r = reads[i]
-        add = (1 << r) | reach[r]
+        add = (1 << r) | reach[r] if cycles else 0
+        clash = ([(choice[j], mask) for j, mask in pruning.conflicts.get(i, {}).items() if j < i]
+                 if pruning is not None else [])
         for w2 in reversed(candidates[i]):
             if (add >> w2) & 1:  # r already reaches w2: w2 -rf-> r closes a cycle
                 continue
+            if any(w2 == wj and (mask >> w2) & 1 for wj, mask in clash):  # two exclusive RMWs read w2
+                continue
+            order2 = order
+            if pruning is not None:
+                order2 = _add_edges(order, w2, pruning.edges[i].get(w2))
+                if order2 is None:
+                    continue
+                if pruning.hang and any((order2[src] & pruning.hang[h]) for h, src in _hang_sources_so_far(
+                        pruning, choice, i, w2)):
+                    continue  # a hang read's source has a co-successor: it cannot spin forever
             bit = 1 << w2
             stack.append((i + 1, [row | add if (x == w2 or row & bit) else row
-                                  for x, row in enumerate(reach)], w2))
+                                  for x, row in enumerate(reach)] if cycles else reach, order2, w2))
+
+
+def _add_edges(order: Rel, w: int, edges: tuple[int, int] | None) -> Rel | None:
+    """``order`` (transitively closed) with ``w -> succ`` and ``pred -> w`` added (``edges`` =
+    (succ, pred) masks), closed again; None on a cycle."""
+    if edges is None:
+        return order
+    succ, pred = edges
+    bit = 1 << w
+    below = order[w]
+    if not (succ & ~below) and all((order[p] >> w) & 1 for p in bits(pred)):
+        return order  # nothing new
+    for b in bits(succ):
+        below |= (1 << b) | order[b]
+    start = bit | pred
+    above = start  # w, the new predecessors, and everything that reaches either (order is closed)
+    for x, row in enumerate(order):
+        if row & start:
+            above |= 1 << x
+    if below & above:
+        return None
+    out = list(order)
+    for x in bits(above):
+        out[x] |= below | (bit if x != w else 0)
+    return out
+
+
+def _hang_sources_so_far(pruning: _RfPruning, choice: list[int], i: int, w: int) -> list[tuple[int, int]]:
+    """``(hang read index, its source)`` for the hang reads chosen so far, read ``i`` reading ``w``
+    included."""
+    out = [(h, choice[h]) for h in pruning.hang if h < i]
+    if i in pruning.hang:
+        out.append((i, w))
+    return out
 
 
 def _choose(model: Model, plan: _Plan, ev: Evaluator, frame: Frame, k: int,
@@ -315,24 +445,42 @@ def _choose(model: Model, plan: _Plan, ev: Evaluator, frame: Frame, k: int,
             yield from _choose(model, plan, ev, frame, k + 1, rf_choice)
 
 
-def _hang_candidates(model: Model, frame: Frame) -> list[list[int]]:
-    """``frame.rf_candidates``, less what no hang read can read: when the final order puts
-    initial writes first, an initial write is never co-maximal once its location has another
-    write, so a read that must see a co-maximal write cannot read it."""
-    if not frame.hang_reads:
-        return frame.rf_candidates
-    final = next((o for o in model.orders if o.name == model.final_order), None)
-    if final is None or not final.init_first:
+def _hang_candidates(frame: Frame, forced: Rel | None) -> list[list[int]]:
+    """``frame.rf_candidates``, less what no hang read can read: a hang read must see a
+    co-maximal write, and a write that every consistent execution orders before another write
+    of its location (``forced``, :func:`_forced_order`) never is."""
+    if not frame.hang_reads or forced is None:
         return frame.rf_candidates
     hang = set(frame.hang_reads)
     out = []
     for r, cands in zip(frame.reads, frame.rf_candidates):
         if r in hang:
             same_loc = frame.writes_by_loc[frame.events[r].loc]  # type: ignore[index]
-            if any(frame.thread_of[w] >= 0 for w in bits(same_loc)):
-                cands = [w for w in cands if frame.thread_of[w] >= 0]
+            cands = [w for w in cands if not forced[w] & same_loc]
         out.append(cands)
     return out
+
+
+def _forced_order(model: Model, frame: Frame, final: ChosenOrder, with_must: bool = True) -> Rel:
+    """Edges of the final order (``co``) present in every consistent execution of ``frame``:
+    initial writes first (``init_first``), and (``with_must``) ``must`` evaluated with no
+    reads-from and empty chosen orders when it can only grow with them (monotone), so it holds
+    under any choice."""
+    n = frame.n
+    forced = [0] * n
+    if final.init_first:
+        for mask in frame.writes_by_loc.values():
+            for w in bits(mask):
+                if frame.thread_of[w] < 0:
+                    forced[w] |= mask & ~(1 << w)
+    names = ["rf"] + [o.name for o in model.orders]
+    if with_must and final.must is not None and all(monotone_in(model, final.must, name) for name in names):
+        ev = Evaluator(model, n, frame.base)
+        for name in names:
+            ev.set(name, [0] * n)
+        must: Rel = ev.value(final.must)  # type: ignore[assignment]
+        forced = [a | b for a, b in zip(forced, must)]
+    return forced
 
 
 def _hang_sources(frame: Frame, rf_choice: tuple[int, ...]) -> tuple[tuple[int, int], ...]:

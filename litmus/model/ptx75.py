@@ -126,4 +126,8 @@ PTX75 = Model(
     axioms=AXIOMS,
     proxies=True,
     acyclic_rf_dep=True,  # the No-Thin-Air axiom
+    # morally strong RMWs are exclusive: W -observation-> R1 -po-> W1 is cause, so Coherence
+    # puts W co-before W1 (and W2); Coherence-ms-writes-ordered orders W1, W2; Atomicity then
+    # fails for the later one (docs/model.md, "Speed")
+    coherent=ms,
 )

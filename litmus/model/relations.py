@@ -304,6 +304,15 @@ class Model:
     proxies: bool = False  # whether the model gives proxies and aliases a meaning
     reference: bool = False  # a reference model (sc): expectations are not judged against it
     acyclic_rf_dep: bool = False  # every consistent execution has acyclic(rf | dep) (prunes rf)
+    # Per-location coherence before any order is chosen, for pairs related by this relation
+    # (morally strong; it must not depend on rf or a chosen order; None: none of this):
+    # - two RMWs pairwise related (and to the write w both would read) never both read w: w is
+    #   co-before both RMW writes, co orders those, and one RMW would have the other's write
+    #   between its read and its write (Atomicity);
+    # - CoRW: w -rf-> r -po-> w2 (same location) puts w co-before w2;
+    # - CoWR: w2 -po-> r, r reading another write w, puts w2 co-before w.
+    # Partial reads-from choices whose forced co edges form a cycle are dropped early.
+    coherent: Expr | None = None
     deps: dict[int, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
 
     def definition(self, name: str) -> Expr | None:
@@ -386,10 +395,12 @@ def _binary(ev: Evaluator, e: Op) -> Value:
     a = ev.cache.get(id(x))
     if a is None:
         a = ev.value(x)
+    k = e.kind
+    if k != "union" and not (a if e.is_set else any(a)):  # type: ignore[arg-type]
+        return a  # empty & y, empty - y: empty, without evaluating y (e.g. no fence.sc at all)
     b = ev.cache.get(id(y))
     if b is None:
         b = ev.value(y)
-    k = e.kind
     if e.is_set:
         return a | b if k == "union" else a & b if k == "inter" else a & ~b  # type: ignore[operator]
     return _REL2[k](a, b)  # type: ignore[arg-type]
@@ -404,6 +415,8 @@ def _seq(ev: Evaluator, e: Op) -> Value:
             s: int = _arg(ev, p.args[0])  # type: ignore[assignment]
             if acc is None:
                 lead &= s
+                if not lead:  # no path can start: the rest is not evaluated
+                    return [0] * ev.n
             else:
                 acc = [row & s for row in acc]
         else:
@@ -412,6 +425,8 @@ def _seq(ev: Evaluator, e: Op) -> Value:
                 acc = v if lead == -1 else [row if (lead >> i) & 1 else 0 for i, row in enumerate(v)]
             else:
                 acc = r_seq(acc, v)
+            if not any(acc):
+                return acc
     if acc is None:
         return r_id(lead & ((1 << ev.n) - 1), ev.n)
     return acc
@@ -503,9 +518,22 @@ def rel_from_pairs(n: int, ps: Sequence[tuple[int, int]]) -> Rel:
     return rows
 
 
+_MONOTONE: dict[tuple[int, int, str, bool], tuple[Model, Expr, bool]] = {}
+
+
 def monotone_in(model: Model, e: Expr, name: str, _positive: bool = True) -> bool:
     """Whether ``e`` can only grow when base relation ``name`` grows (it never appears on the
     right of a difference)."""
+    key = (id(model), id(e), name, _positive)
+    hit = _MONOTONE.get(key)
+    if hit is not None and hit[0] is model and hit[1] is e:
+        return hit[2]
+    out = _monotone_in(model, e, name, _positive)
+    _MONOTONE[key] = (model, e, out)
+    return out
+
+
+def _monotone_in(model: Model, e: Expr, name: str, _positive: bool) -> bool:
     if isinstance(e, Base):
         d = model.definition(e.name)
         if d is None:

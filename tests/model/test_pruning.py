@@ -1,0 +1,43 @@
+"""The reads-from pruning of ``Model.coherent`` (exclusive RMWs, CoRW/CoWR co edges, hang
+sources that must stay co-maximal) drops only inconsistent executions: with and without it,
+every model finds the same final states and the same hangs."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given
+
+from litmus.model import checker
+from litmus.model.checker import MODELS, check
+from tests.model.test_laws import SETTINGS, litmus_tests, spin_tests
+
+
+def _unpruned(name: str):
+    return dataclasses.replace(MODELS[name], name=f"{name}-unpruned", coherent=None)
+
+
+def _same(t, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    pruned = check(t, name)
+    monkeypatch.setitem(checker.MODELS, name, _unpruned(name))
+    plain = check(t, name)
+    monkeypatch.undo()
+    assert set(pruned.allowed_states) == set(plain.allowed_states)
+    assert pruned.possible_hang == plain.possible_hang
+
+
+@pytest.mark.parametrize("name", ["ptx75", "ptx", "sc"])
+@SETTINGS
+@given(t=litmus_tests())
+def test_pruning_keeps_every_final_state(name: str, t) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        _same(t, name, mp)
+
+
+@pytest.mark.parametrize("name", ["ptx75", "ptx", "sc"])
+@SETTINGS
+@given(t=spin_tests())
+def test_pruning_keeps_every_hang(name: str, t) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        _same(t, name, mp)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from litmus.codegen.harness import harness_lines
 from litmus.codegen.layout import (
@@ -13,11 +14,11 @@ from litmus.codegen.layout import (
     SpinSlot,
 )
 from litmus.observables import observable_registers, observables
-from litmus.codegen.ops import Emitter, ThreadContext
+from litmus.codegen.ops import Emitter, ThreadContext, active_var, jump_var
 from litmus.codegen.options import CodegenOptions
 from litmus.codegen.source import KernelSource
 from litmus.errors import Problem, UnsupportedError
-from litmus.ir import Barrier, Compute, LitmusTest, Load, Reg, Rmw, Spin, Thread
+from litmus.ir import Barrier, Branch, Compute, Label, LitmusTest, Load, Reg, Rmw, Spin, Thread
 
 _MAX_SPINS = 31  # status bits in one int32 column
 
@@ -151,6 +152,10 @@ def _thread_setup(layout: Layout, t: Thread, ctx: ThreadContext) -> list[str]:
     init = dict(t.reg_init)
     for r, var in ctx.regs.items():
         lines.append(f"{var} = {ctx.zero} + {init.get(r, 0)}  # {t.name}:{r}")
+    if has_branches(t):
+        lines.append(f"{active_var(ctx)} = {ctx.mask if ctx.mask else ctx.zero + ' == 0'}  # lanes not waiting at a label")
+        for name in sorted({i.target for i in t.instrs if isinstance(i, Branch)}):
+            lines.append(f"{jump_var(ctx, name)} = {ctx.zero} != 0  # lanes that branched to {name}")
     lines.append(f"{ctx.status} = {ctx.zero}")
     return lines
 
@@ -168,14 +173,48 @@ def _role_order(contexts: list[tuple[Thread, ThreadContext]],
 
 
 def _op_lines(emitter: Emitter, order: list[tuple[Thread, ThreadContext, int]]) -> list[str]:
-    """The Triton lines of the ops in ``order``, each after a ``# --- P0[i]`` comment."""
+    """The Triton lines of the ops in ``order``, each after a ``# --- P0[i]`` comment.
+
+    In a thread with (forward) branches every op runs on the lanes still active (the mask is
+    ``act_<thread>``), and a register keeps its value on the lanes that are not."""
     lines: list[str] = []
     for t, ctx, i in order:
         ins = t.instrs[i]
         where = f" (line {ins.line})" if getattr(ins, "line", None) else ""
         lines.append(f"# --- {t.name}[{i}]{where}")
-        lines += emitter.emit(ctx, i, ins)
+        if has_branches(t):
+            act = active_var(ctx)
+            regs = set(ctx.regs.values())
+            for line in emitter.emit(replace(ctx, mask=act), i, ins):
+                lhs, sep, rhs = line.partition(" = ")
+                if sep and lhs in regs and not isinstance(ins, (Label, Branch)):
+                    line = f"{lhs} = tl.where({act}, {rhs}, {lhs})"
+                lines.append(line)
+        else:
+            lines += emitter.emit(ctx, i, ins)
     return lines
+
+
+def has_branches(t: Thread) -> bool:
+    """Whether thread ``t`` has branches (then its ops run under an active-lane mask)."""
+    return any(isinstance(i, Branch) for i in t.instrs)
+
+
+def branch_problem(t: Thread) -> tuple[int | None, str] | None:
+    """``(line, why)`` when ``t``'s control flow has no Triton form: a branch back to an earlier
+    label (a loop: say it with a spin), or a CTA barrier in a thread with branches."""
+    labels = {i.name: k for k, i in enumerate(t.instrs) if isinstance(i, Label)}
+    for k, i in enumerate(t.instrs):
+        if isinstance(i, Branch) and labels.get(i.target, len(t.instrs)) <= k:
+            return i.line, (f"{t.name}: the branch to {i.target} goes back (a loop); only forward branches "
+                            "have a Triton form (write a bounded loop as a spin or a retry)")
+        if isinstance(i, Branch) and i.target not in labels:
+            return i.line, f"{t.name}: the branch target {i.target} is not a label of the thread"
+    if has_branches(t) and any(isinstance(i, Barrier) for i in t.instrs):
+        bar = next(i for i in t.instrs if isinstance(i, Barrier))
+        return bar.line, (f"{t.name}: a CTA barrier in a thread with branches has no Triton form "
+                          "(tl.debug_barrier runs on every lane)")
+    return None
 
 
 def _output_lines(layout: Layout, contexts: list[tuple[Thread, ThreadContext]]) -> list[str]:
@@ -369,6 +408,9 @@ def generate(test: LitmusTest, options: CodegenOptions | None = None) -> KernelS
                                        f"{test.id}: no Triton form: location {l.name} aliases {l.alias_of} "
                                        f"through the {l.alias_proxy} proxy (Triton has one generic "
                                        "address per buffer); the model checks it under ptx75"))
+    for t in test.threads:
+        if (bad := branch_problem(t)) is not None:
+            raise UnsupportedError(Problem(test.source_file, bad[0], None, f"{test.id}: no Triton form: {bad[1]}"))
     features = options.resolved_features()
     layout = build_layout(test, options)
     emitter = Emitter(test_id=test.id, source_file=test.source_file, backend=options.backend,

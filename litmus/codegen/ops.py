@@ -9,6 +9,9 @@ from litmus.ir import (Barrier, Branch, Compute, Const, Fence, Label, Load, Oper
                        Store, spin_exit_text)
 from litmus.codegen.options import Features
 
+_BRANCH_CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "le": "gt", "gt": "le", "ge": "lt"}
+
 _COMPUTE_SYMBOLS = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^", "shl": "<<", "shr": ">>"}
 
 _RMW_CALLS = {
@@ -147,9 +150,11 @@ class Emitter:
 
     def emit(self, ctx: ThreadContext, index: int, ins: object) -> list[str]:
         """Source lines (no indentation) for instruction ``index`` of thread ``ctx``."""
-        if isinstance(ins, (Label, Branch)):
-            raise self._unsupported(ctx, ins, "control flow (branches and labels, PTX corpus only) has no "
-                                    "Triton mapping; a spin or a register expression says most loops")
+        if isinstance(ins, Label):
+            return [f"# label {ins.name}: lanes that branched here run again",
+                    f"{active_var(ctx)} = {active_var(ctx)} | {jump_var(ctx, ins.name)}"]
+        if isinstance(ins, Branch):
+            return self._branch(ctx, ins)
         if isinstance(ins, Compute):
             return self._compute(ctx, ins)
         if isinstance(ins, ProxyFence):
@@ -177,6 +182,19 @@ class Emitter:
         if isinstance(ins, Spin):
             return self._spin(ctx, index, ins)
         raise TypeError(f"unknown instruction {ins!r}")
+
+    def _branch(self, ctx: ThreadContext, ins: Branch) -> list[str]:
+        """A forward branch: the active lanes that take it wait (inactive) until its label."""
+        act, jump = active_var(ctx), jump_var(ctx, ins.target)
+        if ins.cond is None:
+            return [f"# goto {ins.target}", f"{jump} = {jump} | {act}", f"{act} = {act} & ({ctx.zero} != 0)"]
+        if ins.lhs is None or ins.rhs is None:
+            raise self._unsupported(ctx, ins, "a conditional branch needs two operands")
+        lhs, rhs = self._vec(ins.lhs, ctx), self._vec(ins.rhs, ctx)
+        text = f"{_operand_text(ins.lhs)} {_BRANCH_CMP[ins.cond]} {_operand_text(ins.rhs)}"
+        return [f"# b{ins.cond} {text} -> {ins.target}",
+                f"{jump} = {jump} | ({act} & ({lhs} {_BRANCH_CMP[ins.cond]} {rhs}))",
+                f"{act} = {act} & ({lhs} {_BRANCH_CMP[_NEGATED[ins.cond]]} {rhs})"]
 
     def _compute(self, ctx: ThreadContext, ins: Compute) -> list[str]:
         a = self._vec(ins.a, ctx)
@@ -260,3 +278,13 @@ def _spin_test(got: str, ins: Spin) -> str:
 
 def _operand_text(op: Operand | None) -> str:
     return op.name if isinstance(op, Reg) else str(getattr(op, "value", op))
+
+
+def active_var(ctx: ThreadContext) -> str:
+    """The variable holding the lanes of ``ctx``'s thread not waiting at a branch's label."""
+    return f"act_{ctx.ident}"
+
+
+def jump_var(ctx: ThreadContext, label: str) -> str:
+    """The variable holding the lanes of ``ctx``'s thread that branched to ``label``."""
+    return f"j_{ctx.ident}_{''.join(c if c.isalnum() else '_' for c in label)}"

@@ -66,13 +66,8 @@ def _thread(name: str, spec: m.ThreadSpec, raw_threads: LDict, locs: list[str], 
     raw = raw_threads[name]
     raw_do: LList = raw["do"]
     written: set[str] = set(spec.regs)
-    temps = _Temps(_register_names(spec))
-    instrs: list[ir.Instr] = []
-    for item, raw_item, pos in zip(spec.do, raw_do, raw_do.item_pos):
-        op = next(iter(raw_item))
-        args = getattr(item, _attr(op))
-        raw_args = raw_item[op] if isinstance(raw_item[op], LDict) else LDict(pos)
-        instrs += _instr(op, args, raw_args, pos, name, locs, written, temps, out)
+    temps = _Temps(_register_names(spec.do) | set(spec.regs))
+    instrs = _ops(spec.do, raw_do, name, locs, written, temps, out)
     return ir.Thread(
         name,
         int(spec.at.rank),
@@ -83,29 +78,107 @@ def _thread(name: str, spec: m.ThreadSpec, raw_threads: LDict, locs: list[str], 
     )
 
 
+def _ops(items: list[Any], raw_do: LList, thread: str, locs: list[str], written: set[str], temps: "_Temps",
+         out: _Problems, nested: bool = False) -> list[ir.Instr]:
+    """The IR of a list of ops (a thread's ``do``, or a retry's)."""
+    instrs: list[ir.Instr] = []
+    for item, raw_item, pos in zip(items, raw_do, raw_do.item_pos):
+        op = next(iter(raw_item))
+        args = getattr(item, _attr(op))
+        raw_args = raw_item[op] if isinstance(raw_item[op], LDict) else LDict(pos)
+        if op == "retry":
+            instrs += _retry(args, raw_args, pos, thread, locs, written, temps, out, nested)
+        else:
+            instrs += _instr(op, args, raw_args, pos, thread, locs, written, temps, out)
+    return instrs
+
+
+_UNTIL_TERM = re.compile(rf"^\s*({m.EXPR_OPERAND})\s*(==|!=|<=|>=|<|>)\s*({m.EXPR_OPERAND})\s*$")
+_CMP_BRANCH = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+_NEGATE = {"eq": "ne", "ne": "eq", "lt": "ge", "le": "gt", "gt": "le", "ge": "lt"}
+
+
+def _retry(a: m.RetryArgs, raw: LDict, pos: Pos, thread: str, locs: list[str], written: set[str],
+           temps: "_Temps", out: _Problems, nested: bool) -> list[ir.Instr]:
+    """A bounded retry loop, unrolled: ``times`` copies of the body, each but the last followed
+    by branches to the end when every comparison of ``until`` holds (forward branches only)."""
+    line = pos.line
+    if nested:
+        out.add(pos, f"retry in {thread}: a retry inside a retry is not supported; unroll the inner one by hand")
+        return []
+    raw_body = raw.get("do")
+    if not isinstance(raw_body, LList):
+        return []
+    first = _ops(a.do, raw_body, thread, locs, written, temps, out, nested=True)
+    if any(isinstance(i, (ir.Spin, ir.Barrier)) for i in first):
+        out.add(pos, f"retry in {thread}: a spin or bar.sync inside a retry is not supported "
+                     "(only loads, stores, RMWs, fences and register values)")
+        return []
+    tests: list[tuple[ir.Operand, str, ir.Operand]] = []
+    for part in str(a.until).split("/\\"):
+        mm = _UNTIL_TERM.match(part)
+        if mm is None:
+            out.add(_field_pos(raw, "until", pos),
+                    f"retry in {thread}: until must be comparisons of registers and integers joined by /\\, "
+                    f"like \"r0 == r2\" or \"r0 == r2 /\\ r1 != 0\"; got {part.strip()!r}")
+            return []
+        terms = []
+        for text in (mm.group(1), mm.group(3)):
+            if re.fullmatch(r"-?0x[0-9a-fA-F]+|-?[0-9]+", text):
+                terms.append(ir.Const(int(text, 0)))
+            else:
+                if text not in written:
+                    out.add(_field_pos(raw, "until", pos),
+                            f"retry in {thread}: until reads register '{text}', which the retry's ops do not write "
+                            "and nothing before it does")
+                    return []
+                terms.append(ir.Reg(text))
+        tests.append((terms[0], _CMP_BRANCH[mm.group(2)], terms[1]))
+    end = temps.label()
+    instrs: list[ir.Instr] = []
+    quiet = _Problems(out.file, out.variant)  # the later copies repeat the first copy's problems
+    for n in range(int(a.times)):
+        body = first if n == 0 else _ops(a.do, raw_body, thread, locs, written, temps, quiet, nested=True)
+        instrs += body
+        if n == int(a.times) - 1:
+            break
+        again = temps.label()
+        instrs += [ir.Branch(again, _NEGATE[c], lhs, rhs, line) for lhs, c, rhs in tests]  # type: ignore[arg-type]
+        instrs += [ir.Branch(end, None, None, None, line), ir.Label(again, line)]
+    return instrs + [ir.Label(end, line)]
+
+
 class _Temps:
-    """Fresh register names (``e0``, ``e1``, ...) for register expressions, avoiding the thread's own."""
+    """Fresh register names (``r100``, ``r101``, ...) for register expressions, avoiding the
+    thread's own; ``rN`` and labels ``LCnn`` are what the PTX ``.litmus`` grammar accepts."""
 
     def __init__(self, taken: set[str]):
         self.taken = set(taken)
+        self.labels = 0
 
     def fresh(self) -> str:
-        n = 0
-        while f"e{n}" in self.taken:
+        n = 100
+        while f"r{n}" in self.taken:
             n += 1
-        self.taken.add(f"e{n}")
-        return f"e{n}"
+        self.taken.add(f"r{n}")
+        return f"r{n}"
+
+    def label(self) -> str:
+        self.labels += 1
+        return f"LC{89 + self.labels}"
 
 
-def _register_names(spec: m.ThreadSpec) -> set[str]:
-    """Every identifier a thread's ops use as a register (or could: names in expressions)."""
-    names = set(spec.regs)
-    for item in spec.do:
+def _register_names(items: list[Any]) -> set[str]:
+    """Every identifier a list of ops uses as a register (or could: names in expressions)."""
+    names: set[str] = set()
+    for item in items:
         args = next(iter(vars(item).values()), None) if not isinstance(item, str) else None
         for key in ("reg", "value", "expected"):
             v = getattr(args, key, None)
             if isinstance(v, str):
                 names |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", v))
+        if isinstance(args, m.RetryArgs):
+            names |= _register_names(args.do)
     return names
 
 

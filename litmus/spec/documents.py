@@ -241,6 +241,19 @@ class SpinOp(_Strict):
     spin: SpinArgs
 
 
+class RetryArgs(_Strict):
+    """Fields of ``retry``: run ``do`` up to ``times`` times, leaving after the first run in
+    which ``until`` holds (comparisons of the thread's registers, joined by ``/\\``)."""
+
+    times: Union[PosInt, Placeholder]
+    until: Text
+    do: list["OpItem"]
+
+
+class RetryOp(_Strict):
+    retry: RetryArgs
+
+
 # op name in YAML -> (wrapper model, fields model)
 OPS: dict[str, tuple[type[BaseModel], type[BaseModel]]] = {
     "load": (LoadOp, RegLocArgs),
@@ -255,6 +268,7 @@ OPS: dict[str, tuple[type[BaseModel], type[BaseModel]]] = {
     "fence": (FenceOp, FenceArgs),
     "bar.sync": (BarSyncOp, BarArgs),
     "spin": (SpinOp, SpinArgs),
+    "retry": (RetryOp, RetryArgs),
 }
 
 
@@ -290,6 +304,7 @@ OpItem = Annotated[
         Annotated[FenceOp, Tag("op fence")],
         Annotated[BarSyncOp, Tag("op bar.sync")],
         Annotated[SpinOp, Tag("op spin")],
+        Annotated[RetryOp, Tag("op retry")],
         Annotated[Placeholder, Tag("op placeholder")],
         Annotated[OpKindPlaceholder, Tag("op kind placeholder")],
     ],
@@ -299,6 +314,7 @@ OpItem = Annotated[
         custom_error_message="an op is a mapping with one key naming the op, or a placeholder",
     ),
 ]
+RetryArgs.model_rebuild()
 
 # ------------------------------------------------------------------------ the program
 

@@ -124,6 +124,26 @@ def spin_gt_never() -> LitmusTest:
     return mp_counter_spin(">", 7, None)
 
 
+def forward_branch() -> LitmusTest:
+    """MP whose reader reads x only when it saw the flag: ``beq r0, 0, SKIP`` jumps over the load
+    (r1 keeps its initial 7 then), and a second load of the flag after the label runs on every lane."""
+    t = mp("forward-branch", (Store("x", Const(1)), Store("flag", Const(1), sem="release", scope="sys")),
+           (Load("r0", "flag", sem="acquire", scope="sys"), Branch("SKIP", "eq", Reg("r0"), Const(0)),
+            Load("r1", "x"), Label("SKIP"), Load("r2", "flag")))
+    p1 = t.threads[1]
+    return LitmusTest(t.name, t.variant, t.locations,
+                      (t.threads[0], Thread(p1.name, p1.rank, p1.cta, p1.instrs, reg_init=(("r1", 7),))),
+                      t.condition, source_file=t.source_file)
+
+
+def forward_branch_skip() -> LitmusTest:
+    """:func:`forward_branch` with the reader listed first, so its role runs first under the
+    interpreter: it sees flag 0 and takes the branch."""
+    t = forward_branch()
+    return LitmusTest(t.name, "forward-branch-skip", t.locations, (t.threads[1], t.threads[0]), t.condition,
+                      source_file=t.source_file)
+
+
 def mp_shared_cta() -> LitmusTest:
     """Both threads on rank 0, CTA 0: played by one program, lanes split between them."""
     return mp("shared-cta", (Store("x", Const(1)), Store("flag", Const(1))),

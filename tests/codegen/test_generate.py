@@ -137,12 +137,21 @@ def test_round_robin_interleaves_shared_cta_ops() -> None:
     assert re.findall(r"# --- (P\d)\[(\d)\]", seq) == [("P0", "0"), ("P0", "1"), ("P1", "0"), ("P1", "1")]
 
 
-def test_unsupported_control_flow_names_the_test_file_and_line() -> None:
+def test_a_backward_branch_names_the_test_file_and_line() -> None:
     with pytest.raises(UnsupportedError) as err:
         generate(irs.with_branch())
     assert err.value.problems[0].file == "corpus/LB.litmus"
-    assert err.value.problems[0].line == 7
-    assert "LB[branch]" in str(err.value) and "Label" in str(err.value)
+    assert err.value.problems[0].line == 9  # the branch that goes back
+    assert "LB[branch]" in str(err.value) and "goes back (a loop)" in str(err.value)
+
+
+def test_a_forward_branch_masks_the_skipped_ops_and_keeps_registers() -> None:
+    text = generate(irs.forward_branch(), CodegenOptions(features=NEW)).text
+    assert "act_T1 = zero == 0" in text and "j_T1_SKIP = zero != 0" in text
+    assert "j_T1_SKIP = j_T1_SKIP | (act_T1 & (T1_r0 == (zero + 0)))" in text
+    assert "act_T1 = act_T1 & (T1_r0 != (zero + 0))" in text
+    assert "T1_r1 = tl.where(act_T1, tl.load(a_T1_x, mask=act_T1), T1_r1)" in text
+    assert "act_T1 = act_T1 | j_T1_SKIP" in text
 
 
 @pytest.mark.parametrize("ins", [Barrier(arrive=True), Barrier(count=Const(64)), Rmw("inc", "r0", "x", Const(1))])

@@ -30,6 +30,9 @@ CASES = [
     {"name": "spin_ne", "test": "spin_ne_init", "block": 4, "progs": 2, "spin_bound": 4},
     {"name": "spin_masked", "test": "spin_masked_low_byte", "block": 4, "progs": 2, "spin_bound": 4},
     {"name": "spin_gt", "test": "spin_gt_never", "block": 4, "progs": 2, "spin_bound": 3},
+    # the reader (role 1) runs before the writer here: it sees flag 0, skips the load of x, keeps r1 = 7
+    {"name": "branch_skip", "test": "forward_branch_skip", "block": 4, "progs": 2},
+    {"name": "branch_taken", "test": "forward_branch", "block": 4, "progs": 2},
 ]
 
 
@@ -108,3 +111,11 @@ def test_a_greater_than_spin_that_cannot_hold_times_out(results: dict) -> None:
     r = results["spin_gt"]
     assert r["timeouts"] == r["n"] == 8
     assert _hist(r) == {(7, 7, 1, 1, 7): 8}
+
+
+def test_a_forward_branch_runs_the_skipped_load_only_when_not_taken(results: dict) -> None:
+    # keys: P1:r0, P1:r1, P1:r2, x, flag
+    assert results["branch_taken"]["keys"] == ["P1:r0", "P1:r1", "P1:r2", "x", "flag"]
+    assert _hist(results["branch_taken"]) == {(1, 1, 1, 1, 1): 8}  # writer first: flag seen, x read
+    # reader first: flag 0, the load of x skipped (r1 keeps 7), the load after the label still runs
+    assert _hist(results["branch_skip"]) == {(0, 7, 0, 1, 1): 8}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from litmus import ir
 from litmus.spec import load_file
 
@@ -41,11 +43,11 @@ def load(tmp_path: Path) -> ir.LitmusTest:
 def test_an_expression_becomes_register_arithmetic_into_a_fresh_register(tmp_path: Path) -> None:
     p0 = load(tmp_path).thread("P0")
     load_flag, shift, store_x, bump, store_flag = p0.instrs
-    # e0 is the thread's own register, so the temporaries are e1 and e2
-    assert shift == ir.Compute("e1", "shl", ir.Reg("e0"), ir.Const(2), line=11)
-    assert store_x.value == ir.Reg("e1")
-    assert bump == ir.Compute("e2", "add", ir.Reg("r1"), ir.Const(16), line=12)
-    assert store_flag.value == ir.Reg("e2") and store_flag.sem == "release"
+    # the temporaries are fresh r-registers (r100, r101), which the .litmus grammar accepts
+    assert shift == ir.Compute("r100", "shl", ir.Reg("e0"), ir.Const(2), line=11)
+    assert store_x.value == ir.Reg("r100")
+    assert bump == ir.Compute("r101", "add", ir.Reg("r1"), ir.Const(16), line=12)
+    assert store_flag.value == ir.Reg("r101") and store_flag.sem == "release"
 
 
 def test_a_spin_keeps_its_comparison_and_mask(tmp_path: Path) -> None:
@@ -62,3 +64,76 @@ def test_the_model_agrees_with_the_declared_expectation(tmp_path: Path) -> None:
     assert not result.target_reachable
     # the spin left on the bumped value 5 + 16, never on the initial 5
     assert {dict(s)["P1:r0"] for s in result.allowed_states} == {21}
+
+
+RETRY = """\
+name: SEQ
+locations:
+  seq: 0
+  d: 0
+threads:
+  P0:
+    at: {rank: 0, cta: 0}
+    do:
+      - retry:
+          times: 3
+          until: "r0 == r2 /\\\\ r0 != 1"
+          do:
+            - atomic_load: {reg: r0, loc: seq, sem: acquire, scope: sys}
+            - load: {reg: r1, loc: d}
+            - atomic_load: {reg: r2, loc: seq, sem: relaxed, scope: sys}
+exists: "P0:r1 == 1"
+expect: allowed
+why: test
+"""
+
+
+def test_a_retry_unrolls_into_forward_branches_to_its_end(tmp_path: Path) -> None:
+    f = tmp_path / "r.yaml"
+    f.write_text(RETRY)
+    [t] = load_file(f)[0].expand()
+    kinds = [type(i).__name__ for i in t.thread("P0").instrs]
+    attempt = ["Load", "Load", "Load"]
+    leave = ["Branch", "Branch", "Branch", "Label"]  # two tests failing -> next attempt, else goto end
+    assert kinds == attempt + leave + attempt + leave + attempt + ["Label"]
+    instrs = t.thread("P0").instrs
+    assert instrs[3] == ir.Branch("LC91", "ne", ir.Reg("r0"), ir.Reg("r2"), line=9)  # next attempt
+    assert instrs[4] == ir.Branch("LC91", "eq", ir.Reg("r0"), ir.Const(1), line=9)
+    assert instrs[5] == ir.Branch("LC90", None, None, None, line=9) and instrs[-1] == ir.Label("LC90", line=9)
+    # every branch goes forward
+    where = {i.name: k for k, i in enumerate(instrs) if isinstance(i, ir.Label)}
+    assert all(where[i.target] > k for k, i in enumerate(instrs) if isinstance(i, ir.Branch))
+
+
+def test_the_model_reads_a_retry_as_at_most_times_attempts(tmp_path: Path) -> None:
+    from litmus.model import check
+
+    f = tmp_path / "r.yaml"
+    f.write_text(RETRY)
+    [t] = load_file(f)[0].expand()
+    # alone, the reader sees seq 0 twice and leaves after the first attempt
+    assert {dict(s)["P0:r0"] for s in check(t, "ptx75").allowed_states} == {0}
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("r0 == r2 /", "r0 = = r2 /", ["until must be comparisons"]),
+    ("r0 == r2 /", "r9 == r2 /", ["until reads register 'r9'"]),
+    ("            - load: {reg: r1, loc: d}\n",
+     "            - load: {reg: r1, loc: d}\n            - spin: {loc: seq, until: 0, read: volatile}\n",
+     ["a spin or bar.sync inside a retry"]),
+    ("            - load: {reg: r1, loc: d}\n",
+     "            - load: {reg: r1, loc: d}\n            - retry: {times: 2, until: \"r1 == 0\", do: [{load: {reg: r1, loc: d}}]}\n",
+     ["a retry inside a retry"]),
+    ("times: 3", "times: 0", ["retry.times' must be a positive integer"]),
+])
+def test_retry_mistakes_are_located(tmp_path: Path, old: str, new: str, words: list[str]) -> None:
+    from litmus.errors import LitmusError
+
+    assert RETRY.count(old) == 1, old
+    f = tmp_path / "r.yaml"
+    f.write_text(RETRY.replace(old, new))
+    with pytest.raises(LitmusError) as e:
+        load_file(f)
+    text = str(e.value)
+    assert all(w in text for w in words), text
+    assert ":9:" in text or ":10:" in text or ":14:" in text or ":15:" in text, text

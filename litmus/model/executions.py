@@ -370,9 +370,11 @@ def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]],
                 order2 = _add_edges(order, w2, pruning.edges[i].get(w2))
                 if order2 is None:
                     continue
-                if pruning.hang and any((order2[src] & pruning.hang[h]) for h, src in _hang_sources_so_far(
-                        pruning, choice, i, w2)):
+                if pruning.hang and order2 is not order and any(
+                        order2[src] & pruning.hang[h] for h, src in _hang_sources_so_far(pruning, choice, i, w2)):
                     continue  # a hang read's source has a co-successor: it cannot spin forever
+                if i in pruning.hang and order2[w2] & pruning.hang[i]:
+                    continue
             bit = 1 << w2
             stack.append((i + 1, [row | add if (x == w2 or row & bit) else row
                                   for x, row in enumerate(reach)] if cycles else reach, order2, w2))
@@ -385,21 +387,31 @@ def _add_edges(order: Rel, w: int, edges: tuple[int, int] | None) -> Rel | None:
         return order
     succ, pred = edges
     bit = 1 << w
-    below = order[w]
-    if not (succ & ~below) and all((order[p] >> w) & 1 for p in bits(pred)):
-        return order  # nothing new
-    for b in bits(succ):
-        below |= (1 << b) | order[b]
     start = bit | pred
     above = start  # w, the new predecessors, and everything that reaches either (order is closed)
+    reaches_w = 0
     for x, row in enumerate(order):
         if row & start:
             above |= 1 << x
+            if row & bit:
+                reaches_w |= 1 << x
+    below = order[w]
+    if not (succ & ~below) and not (pred & ~reaches_w):
+        return order  # nothing new
+    s = succ
+    while s:
+        low = s & -s
+        below |= low | order[low.bit_length() - 1]
+        s ^= low
     if below & above:
         return None
     out = list(order)
-    for x in bits(above):
+    a = above
+    while a:
+        low = a & -a
+        x = low.bit_length() - 1
         out[x] |= below | (bit if x != w else 0)
+        a ^= low
     return out
 
 

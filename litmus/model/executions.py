@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Sequence
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest, scope_includes
 from litmus.model.barriers import BarrierOutcome, match_barriers
-from litmus.model.relations import ChosenOrder, Evaluator, Model, Rel, bits, expr_deps, monotone_in, r_inv, r_plus
+from litmus.model.relations import ChosenOrder, Evaluator, Model, Rel, bits, expr_deps, monotone_in, r_plus
 from litmus.model.traces import TEvent, Trace, thread_traces
 
 MAX_DOMAIN = 64
@@ -131,20 +131,16 @@ def build_frame(test: LitmusTest, traces: Sequence[Sequence[TEvent]],
             for r in e.data | e.ctrl:
                 dep[off + r] |= 1 << k
     loc = [0] * n
-    mem_by_loc: dict[str, int] = {}
-    for k, e in enumerate(events):
-        if e.kind in "RW":
-            mem_by_loc[e.loc] = mem_by_loc.get(e.loc, 0) | (1 << k)  # type: ignore[index]
     vloc = [0] * n
+    mem_by_loc: dict[str, int] = {}
     mem_by_vloc: dict[str, int] = {}
-    for k, e in enumerate(events):
-        if e.kind in "RW":
-            key = e.vloc or e.loc
-            mem_by_vloc[key] = mem_by_vloc.get(key, 0) | (1 << k)  # type: ignore[index]
-    for k, e in enumerate(events):
-        if e.kind in "RW":
-            loc[k] = mem_by_loc[e.loc]  # type: ignore[index]
-            vloc[k] = mem_by_vloc[e.vloc or e.loc]  # type: ignore[index]
+    memory = [(k, e.loc, e.vloc or e.loc) for k, e in enumerate(events) if e.kind in "RW"]
+    for k, l, v in memory:
+        mem_by_loc[l] = mem_by_loc.get(l, 0) | (1 << k)  # type: ignore[index]
+        mem_by_vloc[v] = mem_by_vloc.get(v, 0) | (1 << k)  # type: ignore[index]
+    for k, l, v in memory:
+        loc[k] = mem_by_loc[l]  # type: ignore[index]
+        vloc[k] = mem_by_vloc[v]  # type: ignore[index]
     # scope relation: each event's scope includes the other event's thread
     sr = [0] * n
     tinfo = [threads[t] for t in range(len(traces))]
@@ -235,10 +231,15 @@ def consistent_finals(model: Model, frame: Frame) -> Iterator[dict[str, int]]:
     ev = Evaluator(model, frame.n, frame.base)
     n = frame.n
     final = next((o for o in model.orders if o.name == model.final_order), None)
-    # the must part costs a causality evaluation: only hang frames, whose reads it restricts, pay it
-    forced = _forced_order(model, frame, final, with_must=bool(frame.hang_reads)) if final is not None else None
-    candidates = _hang_candidates(frame, forced)
-    pruning = _rf_pruning(model, frame, ev, candidates, forced)
+    total = 1
+    for c in frame.rf_candidates:
+        total *= len(c)
+    if total <= PRUNE_RF_ABOVE and not frame.hang_reads:
+        candidates, pruning = frame.rf_candidates, None  # checking each choice costs less than pruning
+    else:
+        forced = _forced_order(model, frame, final, ev) if final is not None else None
+        candidates = _hang_candidates(frame, forced)
+        pruning = _rf_pruning(model, frame, ev, candidates, forced)
     for choice in _rf_choices(model, frame, candidates, pruning):
         rf = [0] * n
         for r, w in zip(frame.reads, choice):
@@ -248,6 +249,10 @@ def consistent_finals(model: Model, frame: Frame) -> Iterator[dict[str, int]]:
             continue
         yield from _choose(model, plan, ev, frame, 0, choice)
 
+
+PRUNE_RF_ABOVE = 1
+"""Frames with more reads-from choices than this (or with hang reads) get the coherence
+pruning (``Model.coherent``); below, checking each choice costs less than preparing it."""
 
 RF_PRUNE_ABOVE = 4096
 """Reads-from products larger than this are enumerated depth first, dropping every partial
@@ -268,9 +273,11 @@ class _RfPruning:
     edges: list[dict[int, tuple[int, int]]]
     forced: Rel
     hang: dict[int, int]
+    corr: list[list[int]]  # per read index: earlier same-location reads of its thread (CoRR)
+    sym: Rel  # the coherent relation, where it holds both ways
 
     def active(self) -> bool:
-        return bool(self.conflicts or any(self.edges) or self.hang)
+        return bool(self.conflicts or any(self.edges) or self.hang or any(self.corr))
 
 
 def _rf_pruning(model: Model, frame: Frame, ev: Evaluator, candidates: list[list[int]],
@@ -282,12 +289,9 @@ def _rf_pruning(model: Model, frame: Frame, ev: Evaluator, candidates: list[list
     chosen = {"rf"} | {o.name for o in model.orders}
     if expr_deps(model, model.coherent) & chosen:
         return None
-    ex: Rel = ev.value(model.coherent)  # type: ignore[assignment]
-    ex_t = r_inv(ex)
-    sym = [a & b for a, b in zip(ex, ex_t)]  # related both ways
+    sym: Rel = ev.value(model.coherent)  # type: ignore[assignment]  # symmetric (Model.coherent)
     rmw: Rel = frame.base["rmw"]  # type: ignore[assignment]
     po: Rel = frame.base["po"]  # type: ignore[assignment]
-    po_t = r_inv(po)
     loc: Rel = frame.base["loc"]  # type: ignore[assignment]
     events = frame.events
     inits = sum(1 << k for k in range(frame.n) if frame.thread_of[k] < 0)
@@ -309,7 +313,8 @@ def _rf_pruning(model: Model, frame: Frame, ev: Evaluator, candidates: list[list
     edges: list[dict[int, tuple[int, int]]] = []
     for i, r in enumerate(frame.reads):
         same = loc[r] & sym[r] & wmask
-        later, earlier = po[r] & same, po_t[r] & same
+        later = po[r] & same
+        earlier = sum(1 << w2 for w2 in bits(same & ~later) if (po[w2] >> r) & 1)
         per: dict[int, tuple[int, int]] = {}
         for w in candidates[i]:
             if not (sym[w] >> r) & 1 and not (inits >> w) & 1:
@@ -322,9 +327,11 @@ def _rf_pruning(model: Model, frame: Frame, ev: Evaluator, candidates: list[list
             if succ or pred:
                 per[w] = (succ, pred)
         edges.append(per)
+    corr = [[j for j, r1 in enumerate(frame.reads[:i]) if (po[r1] >> r) & 1 and (loc[r1] >> r) & 1
+             and (sym[r1] >> r) & 1] for i, r in enumerate(frame.reads)]
     forced = r_plus(forced)
     hang = {i: frame.writes_by_loc[events[r].loc] for i, r in enumerate(frame.reads) if events[r].hang}  # type: ignore[misc]
-    return _RfPruning(conflicts, edges, forced, hang)
+    return _RfPruning(conflicts, edges, forced, hang, corr, sym)
 
 
 def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]],
@@ -345,6 +352,10 @@ def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]],
     reads = frame.reads
     reach0 = r_plus(frame.base["dep"]) if cycles else []  # type: ignore[arg-type]
     order0 = pruning.forced if pruning is not None else []
+    if pruning is not None:
+        edges, corr, sym, hang = pruning.edges, pruning.corr, pruning.sym, pruning.hang
+        conflicts = pruning.conflicts
+    inits = {w for w in range(frame.n) if frame.thread_of[w] < 0}
     choice: list[int] = []
     # (read index, rf|dep closure, forced co closure, write chosen)
     stack: list[tuple[int, Rel, Rel, int]] = [(0, reach0, order0, -1)]
@@ -358,23 +369,31 @@ def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]],
             continue
         r = reads[i]
         add = (1 << r) | reach[r] if cycles else 0
-        clash = ([(choice[j], mask) for j, mask in pruning.conflicts.get(i, {}).items() if j < i]
+        clash = ([(choice[j], mask) for j, mask in conflicts.get(i, {}).items() if j < i]
                  if pruning is not None else [])
         for w2 in reversed(candidates[i]):
             if (add >> w2) & 1:  # r already reaches w2: w2 -rf-> r closes a cycle
                 continue
             if any(w2 == wj and (mask >> w2) & 1 for wj, mask in clash):  # two exclusive RMWs read w2
                 continue
-            order2 = order
+            order2: Rel | None = order
             if pruning is not None:
-                order2 = _add_edges(order, w2, pruning.edges[i].get(w2))
+                order2 = _add_edges(order, w2, edges[i].get(w2))
+                # CoRR: an earlier read of the thread saw w1 (observation): w2 cannot be co-before it
+                for j in corr[i]:
+                    if order2 is None:
+                        break
+                    w1 = choice[j]
+                    if (w1 != w2 and not (order2[w1] >> w2) & 1 and (sym[w1] >> reads[j]) & 1
+                            and ((sym[w1] >> w2) & 1 or w2 in inits)):
+                        order2 = _add_edges(order2, w1, (1 << w2, 0))
                 if order2 is None:
                     continue
-                if pruning.hang and order2 is not order and any(
-                        order2[src] & pruning.hang[h] for h, src in _hang_sources_so_far(pruning, choice, i, w2)):
-                    continue  # a hang read's source has a co-successor: it cannot spin forever
-                if i in pruning.hang and order2[w2] & pruning.hang[i]:
-                    continue
+                if hang:
+                    if order2 is not order and any(order2[choice[h]] & hang[h] for h in hang if h < i):
+                        continue  # a hang read's source has a co-successor: it cannot spin forever
+                    if i in hang and order2[w2] & hang[i]:
+                        continue
             bit = 1 << w2
             stack.append((i + 1, [row | add if (x == w2 or row & bit) else row
                                   for x, row in enumerate(reach)] if cycles else reach, order2, w2))
@@ -386,6 +405,8 @@ def _add_edges(order: Rel, w: int, edges: tuple[int, int] | None) -> Rel | None:
     if edges is None:
         return order
     succ, pred = edges
+    if not pred and not (succ & ~order[w]):
+        return order  # nothing new
     bit = 1 << w
     start = bit | pred
     above = start  # w, the new predecessors, and everything that reaches either (order is closed)
@@ -412,15 +433,6 @@ def _add_edges(order: Rel, w: int, edges: tuple[int, int] | None) -> Rel | None:
         x = low.bit_length() - 1
         out[x] |= below | (bit if x != w else 0)
         a ^= low
-    return out
-
-
-def _hang_sources_so_far(pruning: _RfPruning, choice: list[int], i: int, w: int) -> list[tuple[int, int]]:
-    """``(hang read index, its source)`` for the hang reads chosen so far, read ``i`` reading ``w``
-    included."""
-    out = [(h, choice[h]) for h in pruning.hang if h < i]
-    if i in pruning.hang:
-        out.append((i, w))
     return out
 
 
@@ -473,11 +485,13 @@ def _hang_candidates(frame: Frame, forced: Rel | None) -> list[list[int]]:
     return out
 
 
-def _forced_order(model: Model, frame: Frame, final: ChosenOrder, with_must: bool = True) -> Rel:
+def _forced_order(model: Model, frame: Frame, final: ChosenOrder, ev: Evaluator) -> Rel:
     """Edges of the final order (``co``) present in every consistent execution of ``frame``:
-    initial writes first (``init_first``), and (``with_must``) ``must`` evaluated with no
-    reads-from and empty chosen orders when it can only grow with them (monotone), so it holds
-    under any choice."""
+    initial writes first (``init_first``); with ``Model.coherent``, program order between two
+    writes of one location related by it (CoWW: program order is causality there, and Coherence
+    puts it into ``co``); else, for a frame with hang reads (where it restricts what they read),
+    ``must`` evaluated with no reads-from and empty chosen orders when it can only grow with them
+    (monotone), so it holds under any choice."""
     n = frame.n
     forced = [0] * n
     if final.init_first:
@@ -485,12 +499,21 @@ def _forced_order(model: Model, frame: Frame, final: ChosenOrder, with_must: boo
             for w in bits(mask):
                 if frame.thread_of[w] < 0:
                     forced[w] |= mask & ~(1 << w)
-    names = ["rf"] + [o.name for o in model.orders]
-    if with_must and final.must is not None and all(monotone_in(model, final.must, name) for name in names):
-        ev = Evaluator(model, n, frame.base)
-        for name in names:
-            ev.set(name, [0] * n)
-        must: Rel = ev.value(final.must)  # type: ignore[assignment]
+    chosen = ["rf"] + [o.name for o in model.orders]
+    if model.coherent is not None and not expr_deps(model, model.coherent) & set(chosen):
+        ex: Rel = ev.value(model.coherent)  # type: ignore[assignment]
+        po: Rel = frame.base["po"]  # type: ignore[assignment]
+        loc: Rel = frame.base["loc"]  # type: ignore[assignment]
+        for mask in frame.writes_by_loc.values():
+            for w in bits(mask):
+                if frame.thread_of[w] >= 0:
+                    forced[w] |= po[w] & loc[w] & mask & ex[w]  # ex is symmetric (Model.coherent)
+        return forced
+    if frame.hang_reads and final.must is not None and all(monotone_in(model, final.must, name) for name in chosen):
+        ev0 = Evaluator(model, n, frame.base)
+        for name in chosen:
+            ev0.set(name, [0] * n)
+        must: Rel = ev0.value(final.must)  # type: ignore[assignment]
         forced = [a | b for a, b in zip(forced, must)]
     return forced
 

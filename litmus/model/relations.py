@@ -305,7 +305,8 @@ class Model:
     reference: bool = False  # a reference model (sc): expectations are not judged against it
     acyclic_rf_dep: bool = False  # every consistent execution has acyclic(rf | dep) (prunes rf)
     # Per-location coherence before any order is chosen, for pairs related by this relation
-    # (morally strong; it must not depend on rf or a chosen order; None: none of this):
+    # (morally strong; it must be symmetric and must not depend on rf or a chosen order;
+    # None: none of this):
     # - two RMWs pairwise related (and to the write w both would read) never both read w: w is
     #   co-before both RMW writes, co orders those, and one RMW would have the other's write
     #   between its read and its write (Atomicity);

@@ -41,3 +41,20 @@ def test_pruning_keeps_every_final_state(name: str, t) -> None:
 def test_pruning_keeps_every_hang(name: str, t) -> None:
     with pytest.MonkeyPatch.context() as mp:
         _same(t, name, mp)
+
+
+@pytest.mark.parametrize("name", ["ptx75", "ptx", "sc"])
+@SETTINGS
+@given(t=litmus_tests())
+def test_the_coherent_relation_is_symmetric(name: str, t) -> None:
+    # the pruning reads Model.coherent as symmetric; a model whose relation is not would prune wrongly
+    from litmus.model.executions import build_frame, test_traces
+    from litmus.model.relations import Evaluator, r_inv
+
+    model = MODELS[name]
+    for combo in zip(*test_traces(t, 2)):
+        frame = build_frame(t, [tr.events for tr in combo])
+        if frame is None:
+            continue
+        rel = Evaluator(model, frame.n, frame.base).value(model.coherent)
+        assert rel == r_inv(rel)

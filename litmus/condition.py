@@ -19,7 +19,7 @@ import re
 from typing import Mapping
 
 from litmus.errors import LitmusError
-from litmus.ir import And, Cmp, CondKind, Const, LocRef, Not, Or, Prop, RegRef, Term, TrueProp
+from litmus.ir import COMPARE, And, Cmp, CondKind, Const, LocRef, Not, Or, Prop, RegRef, Term, TrueProp
 
 # ----------------------------------------------------------------------------- condition kinds
 
@@ -301,14 +301,6 @@ def state_key(term: RegRef | LocRef) -> str:
     return format_term(term)
 
 
-_CMP = {
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-}
 
 
 def evaluate(prop: Prop, state: Mapping[str, int]) -> bool:
@@ -319,7 +311,7 @@ def evaluate(prop: Prop, state: Mapping[str, int]) -> bool:
     if isinstance(prop, TrueProp):
         return True
     if isinstance(prop, Cmp):
-        return _CMP[prop.op](_value(prop.lhs, state), _value(prop.rhs, state))
+        return COMPARE[prop.op](_value(prop.lhs, state), _value(prop.rhs, state))
     if isinstance(prop, Not):
         return not evaluate(prop.part, state)
     if isinstance(prop, And):

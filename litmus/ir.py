@@ -200,7 +200,7 @@ class Spin:
 def spin_exits(spin: Spin, value: int) -> bool:
     """Whether a read of ``value`` ends ``spin``."""
     v = value if spin.mask is None else value & spin.mask
-    return _COMPARE[spin.cmp](v, spin.until)
+    return COMPARE[spin.cmp](v, spin.until)
 
 
 def spin_exit_text(spin: Spin) -> str:
@@ -209,7 +209,7 @@ def spin_exit_text(spin: Spin) -> str:
     return f"{lhs} {spin.cmp} {spin.until}"
 
 
-_COMPARE = {
+COMPARE = {  # a comparison operator -> its test, for spins, branches and conditions
     "==": lambda a, b: a == b,
     "!=": lambda a, b: a != b,
     "<": lambda a, b: a < b,

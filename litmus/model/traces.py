@@ -34,6 +34,8 @@ from litmus.ir import (
     Spin,
     Store,
     Thread,
+    COMPARE,
+    SPIN_EXIT_BRANCH,
     spin_exits,
 )
 
@@ -113,14 +115,7 @@ _COMPUTE = {
     "shr": lambda a, b: a >> b,
 }
 
-_BRANCH = {
-    "eq": lambda a, b: a == b,
-    "ne": lambda a, b: a != b,
-    "lt": lambda a, b: a < b,
-    "le": lambda a, b: a <= b,
-    "gt": lambda a, b: a > b,
-    "ge": lambda a, b: a >= b,
-}
+_BRANCH = {branch: COMPARE[cmp] for cmp, branch in SPIN_EXIT_BRANCH.items()}
 
 
 def rmw_result(op: str, old: int, value: int, expected: int | None) -> int | None:

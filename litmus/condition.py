@@ -301,8 +301,6 @@ def state_key(term: RegRef | LocRef) -> str:
     return format_term(term)
 
 
-
-
 def evaluate(prop: Prop, state: Mapping[str, int]) -> bool:
     """Truth of ``prop`` in a final state mapping ``"P1:r0"``/``"x"`` to values.
 

@@ -172,7 +172,7 @@ def _register_names(items: list[Any]) -> set[str]:
     """Every identifier a list of ops uses as a register (or could: names in expressions)."""
     names: set[str] = set()
     for item in items:
-        args = next(iter(vars(item).values()), None) if not isinstance(item, str) else None
+        args = next(iter(vars(item).values()), None) if hasattr(item, "__dict__") else None
         for key in ("reg", "value", "expected"):
             v = getattr(args, key, None)
             if isinstance(v, str):

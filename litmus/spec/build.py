@@ -125,7 +125,7 @@ def _retry(a: m.RetryArgs, raw: LDict, pos: Pos, thread: str, locs: list[str], w
         terms = []
         for text in (mm.group(1), mm.group(3)):
             if re.fullmatch(r"-?0x[0-9a-fA-F]+|-?[0-9]+", text):
-                terms.append(ir.Const(int(text, 0)))
+                terms.append(ir.Const(_integer(text)))
             else:
                 if text not in written:
                     out.add(_field_pos(raw, "until", pos),
@@ -146,6 +146,14 @@ def _retry(a: m.RetryArgs, raw: LDict, pos: Pos, thread: str, locs: list[str], w
         instrs += [ir.Branch(again, _NEGATE[c], lhs, rhs, line) for lhs, c, rhs in tests]  # type: ignore[arg-type]
         instrs += [ir.Branch(end, None, None, None, line), ir.Label(again, line)]
     return instrs + [ir.Label(end, line)]
+
+
+def _integer(text: str) -> int:
+    """A decimal or ``0x`` hexadecimal integer, optionally negative (``08`` is eight)."""
+    neg = text.startswith("-")
+    body = text[1:] if neg else text
+    value = int(body[2:], 16) if body.lower().startswith("0x") else int(body, 10)
+    return -value if neg else value
 
 
 class _Temps:
@@ -215,7 +223,7 @@ def _instr(
 
     def term(text: str, key: str) -> ir.Operand:
         if re.fullmatch(r"-?0x[0-9a-fA-F]+|-?[0-9]+", text):
-            return ir.Const(int(text, 0))
+            return ir.Const(_integer(text))
         return register(text, key)
 
     def operand(key: str) -> ir.Operand:

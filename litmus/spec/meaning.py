@@ -51,6 +51,12 @@ def _thread(name: str, spec: LDict, locs: list[str] | None, file: str, out: list
     do = spec.get("do")
     if not isinstance(do, LList):
         return written
+    return _ops(name, do, locs, file, out, written)
+
+
+def _ops(name: str, do: LList, locs: list[str] | None, file: str, out: list[Problem],
+         written: set[str] | None) -> set[str] | None:
+    """Check a list of ops (a thread's, or a retry's) in order; the registers written so far."""
     for item, pos in zip(do, do.item_pos):
         if not isinstance(item, LDict) or len(item) != 1:
             if isinstance(item, str) and INNER.search(item):
@@ -58,6 +64,9 @@ def _thread(name: str, spec: LDict, locs: list[str] | None, file: str, out: list
             continue
         op, args = next(iter(item.items()))
         if not isinstance(args, LDict):
+            continue
+        if op == "retry" and isinstance(args.get("do"), LList):
+            written = _ops(name, args["do"], locs, file, out, written)
             continue
         where = lambda key: args.val_pos.get(key, pos)  # noqa: E731
         loc = args.get("loc")

@@ -137,3 +137,23 @@ def test_retry_mistakes_are_located(tmp_path: Path, old: str, new: str, words: l
     text = str(e.value)
     assert all(w in text for w in words), text
     assert ":9:" in text or ":10:" in text or ":14:" in text or ":15:" in text, text
+
+
+def test_decimal_integers_with_a_leading_zero_read_as_decimal(tmp_path: Path) -> None:
+    f = tmp_path / "r.yaml"
+    f.write_text(RETRY.replace("r0 != 1", "r0 != 010"))
+    [t] = load_file(f)[0].expand()
+    assert t.thread("P0").instrs[4] == ir.Branch("LC91", "eq", ir.Reg("r0"), ir.Const(10), line=9)
+
+
+def test_a_shape_mistake_does_not_make_the_early_check_forget_a_retrys_registers(tmp_path: Path) -> None:
+    from litmus.errors import LitmusError
+
+    text = RETRY.replace("exists:", "      - store: {loc: d, value: r1}\nexists:", 1).replace("name: SEQ", "name: SEQ\ntitel: x")
+    f = tmp_path / "r.yaml"
+    f.write_text(text)
+    with pytest.raises(LitmusError) as e:
+        load_file(f)
+    messages = [p.message for p in e.value.problems]
+    assert any("unknown top-level key 'titel'" in m for m in messages)
+    assert not any("register 'r1' is read" in m for m in messages), messages

@@ -62,6 +62,26 @@ def _on_sigint(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def _exit_interrupted() -> None:
+    """Exit 130 after Ctrl-C, certainly: ignore further Ctrl-C, stop child processes that are
+    still starting, flush, and leave without the interpreter's shutdown (which could otherwise
+    still end the process by SIGINT, status -2, when a Ctrl-C lands while a worker starts)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import multiprocessing
+
+    children = multiprocessing.active_children()
+    for child in children:
+        child.terminate()
+    for child in children:
+        child.join(5)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(130)
+
+
 def _check_interrupt() -> None:
     """Raise KeyboardInterrupt if Ctrl-C came (even if something swallowed it)."""
     if _Interrupt.seen:
@@ -84,7 +104,7 @@ def _friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
             sys.exit(2)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
-            sys.exit(130)
+            _exit_interrupted()
         finally:
             if before is not None:
                 _set_sigint(before)
@@ -493,7 +513,7 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
         where["interrupted"] = True  # reported below, once the exception and its frames are gone
     if where.get("interrupted"):  # (a results file a frame still holds open is then flushed and closed)
         click.echo(_interrupted_run(where, paths, backend), err=True)
-        sys.exit(130)
+        _exit_interrupted()
     print_wide(results_table(results, title=f"{backend_obj.name}: {len(results)} variants"))
     summary = verdict_summary(results)
     Console().print(", ".join(f"{k}: {v}" for k, v in sorted(summary.items())))

@@ -9,13 +9,13 @@ from litmus.spec import find_pattern, load_paths
 
 REPO = Path(__file__).resolve().parents[2]
 FILE = Path(__file__).parent / "data" / "tutorial_sb.yaml"
+EPOCH = Path(__file__).parent / "data" / "tutorial_epoch.yaml"
 
 
-def test_tutorial_block_is_the_test_file() -> None:
+def test_tutorial_blocks_are_the_test_files() -> None:
     text = (REPO / "docs" / "tutorial-new-pattern.md").read_text()
-    block = re.search(r"```yaml\n(.*?)```", text, re.S)
-    assert block is not None
-    assert block.group(1) == FILE.read_text()
+    blocks = re.findall(r"```yaml\n(.*?)```", text, re.S)
+    assert blocks == [FILE.read_text(), EPOCH.read_text()]
 
 
 def test_tutorial_file_loads_with_the_expectations_it_explains() -> None:
@@ -35,3 +35,17 @@ def test_format_doc_complete_example_loads(tmp_path: Path) -> None:
     f.write_text(block.group(1))
     tests = load_paths([f])
     assert [(t.id, t.expect.outcome) for t in tests] == [("MP[volatile-sys]", "allowed"), ("MP[relacq-sys]", "forbidden")]
+
+
+def test_the_epoch_example_computes_the_epoch_and_waits_on_a_change() -> None:
+    from litmus import ir
+    from litmus.model import check
+
+    tests = load_paths([EPOCH])
+    assert [(t.variant, t.expect.outcome) for t in tests] == [
+        ("store-relacq", "forbidden"), ("exch-relacq", "forbidden"), ("store-relaxed-wait", "allowed")]
+    relacq, exch, _ = tests
+    assert isinstance(relacq.thread("P0").instrs[2], ir.Compute)  # r100 = r0 + 1, then the store of r100
+    assert isinstance(relacq.thread("P0").instrs[3], ir.Store) and isinstance(exch.thread("P0").instrs[3], ir.Rmw)
+    assert relacq.thread("P1").instrs[0].cmp == "!="
+    assert {dict(s)["P1:r1"] for s in check(relacq, "ptx75").allowed_states} == {1}

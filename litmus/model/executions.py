@@ -274,7 +274,8 @@ class _RfPruning:
     forced: Rel
     hang: dict[int, int]
     corr: list[list[int]]  # per read index: earlier same-location reads of its thread (CoRR)
-    sym: Rel  # the coherent relation, where it holds both ways
+    sym: Rel  # the coherent relation (symmetric)
+    inits: int  # the initial writes
 
     def active(self) -> bool:
         return bool(self.conflicts or any(self.edges) or self.hang or any(self.corr))
@@ -284,12 +285,9 @@ def _rf_pruning(model: Model, frame: Frame, ev: Evaluator, candidates: list[list
                 forced: Rel | None) -> _RfPruning | None:
     """The pruning data of ``frame`` under ``model`` (None when the model declares none);
     ``forced``: final-order edges every consistent execution has (:func:`_forced_order`)."""
-    if model.coherent is None or forced is None:
+    if not _coherent_usable(model) or forced is None:
         return None
-    chosen = {"rf"} | {o.name for o in model.orders}
-    if expr_deps(model, model.coherent) & chosen:
-        return None
-    sym: Rel = ev.value(model.coherent)  # type: ignore[assignment]  # symmetric (Model.coherent)
+    sym: Rel = ev.value(model.coherent)  # type: ignore[arg-type,assignment]  # symmetric (Model.coherent)
     rmw: Rel = frame.base["rmw"]  # type: ignore[assignment]
     po: Rel = frame.base["po"]  # type: ignore[assignment]
     loc: Rel = frame.base["loc"]  # type: ignore[assignment]
@@ -331,7 +329,15 @@ def _rf_pruning(model: Model, frame: Frame, ev: Evaluator, candidates: list[list
              and (sym[r1] >> r) & 1] for i, r in enumerate(frame.reads)]
     forced = r_plus(forced)
     hang = {i: frame.writes_by_loc[events[r].loc] for i, r in enumerate(frame.reads) if events[r].hang}  # type: ignore[misc]
-    return _RfPruning(conflicts, edges, forced, hang, corr, sym)
+    return _RfPruning(conflicts, edges, forced, hang, corr, sym, inits)
+
+
+def _coherent_usable(model: Model) -> bool:
+    """Whether ``model`` declares a ``coherent`` relation the pruning may use: one that depends
+    on neither reads-from nor a chosen order (so it is known before they are chosen)."""
+    if model.coherent is None:
+        return False
+    return not expr_deps(model, model.coherent) & ({"rf"} | {o.name for o in model.orders})
 
 
 def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]],
@@ -354,8 +360,7 @@ def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]],
     order0 = pruning.forced if pruning is not None else []
     if pruning is not None:
         edges, corr, sym, hang = pruning.edges, pruning.corr, pruning.sym, pruning.hang
-        conflicts = pruning.conflicts
-    inits = {w for w in range(frame.n) if frame.thread_of[w] < 0}
+        conflicts, inits = pruning.conflicts, pruning.inits
     choice: list[int] = []
     # (read index, rf|dep closure, forced co closure, write chosen)
     stack: list[tuple[int, Rel, Rel, int]] = [(0, reach0, order0, -1)]
@@ -385,7 +390,7 @@ def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]],
                         break
                     w1 = choice[j]
                     if (w1 != w2 and not (order2[w1] >> w2) & 1 and (sym[w1] >> reads[j]) & 1
-                            and ((sym[w1] >> w2) & 1 or w2 in inits)):
+                            and ((sym[w1] | inits) >> w2) & 1):
                         order2 = _add_edges(order2, w1, (1 << w2, 0))
                 if order2 is None:
                     continue
@@ -499,9 +504,8 @@ def _forced_order(model: Model, frame: Frame, final: ChosenOrder, ev: Evaluator)
             for w in bits(mask):
                 if frame.thread_of[w] < 0:
                     forced[w] |= mask & ~(1 << w)
-    chosen = ["rf"] + [o.name for o in model.orders]
-    if model.coherent is not None and not expr_deps(model, model.coherent) & set(chosen):
-        ex: Rel = ev.value(model.coherent)  # type: ignore[assignment]
+    if _coherent_usable(model):
+        ex: Rel = ev.value(model.coherent)  # type: ignore[arg-type,assignment]
         po: Rel = frame.base["po"]  # type: ignore[assignment]
         loc: Rel = frame.base["loc"]  # type: ignore[assignment]
         for mask in frame.writes_by_loc.values():
@@ -509,6 +513,7 @@ def _forced_order(model: Model, frame: Frame, final: ChosenOrder, ev: Evaluator)
                 if frame.thread_of[w] >= 0:
                     forced[w] |= po[w] & loc[w] & mask & ex[w]  # ex is symmetric (Model.coherent)
         return forced
+    chosen = ["rf"] + [o.name for o in model.orders]
     if frame.hang_reads and final.must is not None and all(monotone_in(model, final.must, name) for name in chosen):
         ev0 = Evaluator(model, n, frame.base)
         for name in chosen:

@@ -311,8 +311,11 @@ class Model:
     #   co-before both RMW writes, co orders those, and one RMW would have the other's write
     #   between its read and its write (Atomicity);
     # - CoRW: w -rf-> r -po-> w2 (same location) puts w co-before w2;
-    # - CoWR: w2 -po-> r, r reading another write w, puts w2 co-before w.
-    # Partial reads-from choices whose forced co edges form a cycle are dropped early.
+    # - CoWR: w2 -po-> r, r reading another write w, puts w2 co-before w;
+    # - CoRR: r1 -po-> r2 reading w1 then w2 puts w1 co-before w2;
+    # - CoWW: w -po-> w2 puts w co-before w2.
+    # Partial reads-from choices whose forced co edges form a cycle are dropped early
+    # (executions._rf_pruning; docs/model.md, "Pruning reads-from").
     coherent: Expr | None = None
     deps: dict[int, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
 

@@ -169,11 +169,13 @@ class SpinRead:
     reset: int | None = None  # cas only
 
 
-SPIN_CMPS: tuple[str, ...] = ("==", "!=", "<", "<=", ">", ">=")
-
-# The branch that leaves a spin for each exit comparison, and the one that loops (its negation).
-SPIN_EXIT_BRANCH: dict[str, str] = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
-SPIN_LOOP_BRANCH: dict[str, str] = {"==": "ne", "!=": "eq", "<": "ge", "<=": "gt", ">": "le", ">=": "lt"}
+# A comparison -> the PTX branch condition that takes it (``bne`` for ``!=``), back again, and
+# each condition's negation; a spin on ``cmp`` loops on ``SPIN_LOOP_BRANCH[cmp]``.
+CMP_BRANCH: dict[str, str] = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+BRANCH_CMP: dict[str, str] = {b: c for c, b in CMP_BRANCH.items()}
+NEGATED_BRANCH: dict[str, str] = {"eq": "ne", "ne": "eq", "lt": "ge", "le": "gt", "gt": "le", "ge": "lt"}
+SPIN_LOOP_BRANCH: dict[str, str] = {c: NEGATED_BRANCH[b] for c, b in CMP_BRANCH.items()}
+SPIN_CMPS: tuple[str, ...] = tuple(CMP_BRANCH)
 
 
 @dataclass(frozen=True)

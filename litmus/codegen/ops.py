@@ -5,12 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from litmus.errors import Problem, UnsupportedError
-from litmus.ir import (Barrier, Branch, Compute, Const, Fence, Label, Load, Operand, ProxyFence, Reg, Rmw, Spin,
-                       Store, spin_exit_text)
+from litmus.ir import (BRANCH_CMP, NEGATED_BRANCH, Barrier, Branch, Compute, Const, Fence, Label, Load, Operand,
+                       ProxyFence, Reg, Rmw, Spin, Store, spin_exit_text)
 from litmus.codegen.options import Features
 
-_BRANCH_CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
-_NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "le": "gt", "gt": "le", "ge": "lt"}
 
 _COMPUTE_SYMBOLS = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^", "shl": "<<", "shr": ">>"}
 
@@ -191,10 +189,10 @@ class Emitter:
         if ins.lhs is None or ins.rhs is None:
             raise self._unsupported(ctx, ins, "a conditional branch needs two operands")
         lhs, rhs = self._vec(ins.lhs, ctx), self._vec(ins.rhs, ctx)
-        text = f"{_operand_text(ins.lhs)} {_BRANCH_CMP[ins.cond]} {_operand_text(ins.rhs)}"
+        text = f"{_operand_text(ins.lhs)} {BRANCH_CMP[ins.cond]} {_operand_text(ins.rhs)}"
         return [f"# b{ins.cond} {text} -> {ins.target}",
-                f"{jump} = {jump} | ({act} & ({lhs} {_BRANCH_CMP[ins.cond]} {rhs}))",
-                f"{act} = {act} & ({lhs} {_BRANCH_CMP[_NEGATED[ins.cond]]} {rhs})"]
+                f"{jump} = {jump} | ({act} & ({lhs} {BRANCH_CMP[ins.cond]} {rhs}))",
+                f"{act} = {act} & ({lhs} {BRANCH_CMP[NEGATED_BRANCH[ins.cond]]} {rhs})"]
 
     def _compute(self, ctx: ThreadContext, ins: Compute) -> list[str]:
         a = self._vec(ins.a, ctx)

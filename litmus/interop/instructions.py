@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 from litmus.errors import LitmusError, UnsupportedError
 from litmus.ir import (
+    COMPUTE_OPS,
     FENCE_SEMS,
     LOAD_SEMS,
     RMW_OPS,
@@ -73,8 +74,8 @@ def int_value(text: str) -> int:
 BRANCH_CONDS: dict[str, str] = {
     "beq": "eq", "bne": "ne", "blt": "lt", "ble": "le", "bgt": "gt", "bge": "ge"
 }
-# ``shl``/``shr`` are litmus's extension (YAML register expressions); Dat3M's corpus has none.
-COMPUTE_OPS: tuple[str, ...] = ("add", "sub", "mul", "and", "or", "xor", "shl", "shr")
+# COMPUTE_OPS (litmus.ir): ``shl``/``shr`` are litmus's extension (YAML register expressions);
+# Dat3M's corpus has none.
 MEMBAR_SCOPES: dict[str, str] = {"cta": "cta", "gl": "gpu", "sys": "sys"}
 # Dat3M's proxy opcodes -> (generic opcode, proxy)
 PROXY_OPCODES: dict[str, tuple[str, str]] = {

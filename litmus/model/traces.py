@@ -35,7 +35,7 @@ from litmus.ir import (
     Store,
     Thread,
     COMPARE,
-    SPIN_EXIT_BRANCH,
+    BRANCH_CMP,
     spin_exits,
 )
 
@@ -115,7 +115,7 @@ _COMPUTE = {
     "shr": lambda a, b: a >> b,
 }
 
-_BRANCH = {branch: COMPARE[cmp] for cmp, branch in SPIN_EXIT_BRANCH.items()}
+_BRANCH = {branch: COMPARE[cmp] for branch, cmp in BRANCH_CMP.items()}
 
 
 def rmw_result(op: str, old: int, value: int, expected: int | None) -> int | None:

@@ -94,8 +94,6 @@ def _ops(items: list[Any], raw_do: LList, thread: str, locs: list[str], written:
 
 
 _UNTIL_TERM = re.compile(rf"^\s*({m.EXPR_OPERAND})\s*(==|!=|<=|>=|<|>)\s*({m.EXPR_OPERAND})\s*$")
-_CMP_BRANCH = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
-_NEGATE = {"eq": "ne", "ne": "eq", "lt": "ge", "le": "gt", "gt": "le", "ge": "lt"}
 
 
 def _retry(a: m.RetryArgs, raw: LDict, pos: Pos, thread: str, locs: list[str], written: set[str],
@@ -133,7 +131,7 @@ def _retry(a: m.RetryArgs, raw: LDict, pos: Pos, thread: str, locs: list[str], w
                             "and nothing before it does")
                     return []
                 terms.append(ir.Reg(text))
-        tests.append((terms[0], _CMP_BRANCH[mm.group(2)], terms[1]))
+        tests.append((terms[0], ir.CMP_BRANCH[mm.group(2)], terms[1]))
     end = temps.label()
     instrs: list[ir.Instr] = []
     quiet = _Problems(out.file, out.variant)  # the later copies repeat the first copy's problems
@@ -143,7 +141,7 @@ def _retry(a: m.RetryArgs, raw: LDict, pos: Pos, thread: str, locs: list[str], w
         if n == int(a.times) - 1:
             break
         again = temps.label()
-        instrs += [ir.Branch(again, _NEGATE[c], lhs, rhs, line) for lhs, c, rhs in tests]  # type: ignore[arg-type]
+        instrs += [ir.Branch(again, ir.NEGATED_BRANCH[c], lhs, rhs, line) for lhs, c, rhs in tests]  # type: ignore[arg-type]
         instrs += [ir.Branch(end, None, None, None, line), ir.Label(again, line)]
     return instrs + [ir.Label(end, line)]
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from litmus.ir import (COMPARE, SPIN_EXIT_BRANCH, Barrier, Branch, Compute, Const, Fence, Label, LitmusTest, Load,
+from litmus.ir import (BRANCH_CMP, COMPARE, Barrier, Branch, Compute, Const, Fence, Label, LitmusTest, Load,
                        Location, Reg, Rmw, Spin, Store, spin_exits)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +72,7 @@ def simulate(test: LitmusTest, order: list[tuple[str, int]], program_of: dict[st
     regs = {t.name: dict(t.reg_init) for t in test.threads}
     timeouts = set()
     waiting: dict[str, str | None] = {t.name: None for t in test.threads}  # the label a branch went to
-    branch = {b: COMPARE[c] for c, b in SPIN_EXIT_BRANCH.items()}
+    branch = {b: COMPARE[c] for b, c in BRANCH_CMP.items()}
     compute = {"mov": lambda a, b: a, "add": lambda a, b: a + b, "sub": lambda a, b: a - b,
                "mul": lambda a, b: a * b, "and": lambda a, b: a & b, "or": lambda a, b: a | b,
                "xor": lambda a, b: a ^ b, "shl": lambda a, b: a << b, "shr": lambda a, b: a >> b}

@@ -122,7 +122,7 @@ def _retry(a: m.RetryArgs, raw: LDict, pos: Pos, thread: str, locs: list[str], w
             return []
         terms = []
         for text in (mm.group(1), mm.group(3)):
-            if re.fullmatch(r"-?0x[0-9a-fA-F]+|-?[0-9]+", text):
+            if _INT.fullmatch(text):
                 terms.append(ir.Const(_integer(text)))
             else:
                 if text not in written:
@@ -144,6 +144,9 @@ def _retry(a: m.RetryArgs, raw: LDict, pos: Pos, thread: str, locs: list[str], w
         instrs += [ir.Branch(again, ir.NEGATED_BRANCH[c], lhs, rhs, line) for lhs, c, rhs in tests]  # type: ignore[arg-type]
         instrs += [ir.Branch(end, None, None, None, line), ir.Label(again, line)]
     return instrs + [ir.Label(end, line)]
+
+
+_INT = re.compile(r"-?0x[0-9a-fA-F]+|-?[0-9]+")
 
 
 def _integer(text: str) -> int:
@@ -220,7 +223,7 @@ def _instr(
         return ir.Reg(v)
 
     def term(text: str, key: str) -> ir.Operand:
-        if re.fullmatch(r"-?0x[0-9a-fA-F]+|-?[0-9]+", text):
+        if _INT.fullmatch(text):
             return ir.Const(_integer(text))
         return register(text, key)
 

@@ -178,14 +178,16 @@ def _op_lines(emitter: Emitter, order: list[tuple[Thread, ThreadContext, int]]) 
     In a thread with (forward) branches every op runs on the lanes still active (the mask is
     ``act_<thread>``), and a register keeps its value on the lanes that are not."""
     lines: list[str] = []
+    branching = {t.name: (replace(ctx, mask=active_var(ctx)), set(ctx.regs.values()))
+                 for t, ctx, _ in order if has_branches(t)}
     for t, ctx, i in order:
         ins = t.instrs[i]
         where = f" (line {ins.line})" if getattr(ins, "line", None) else ""
         lines.append(f"# --- {t.name}[{i}]{where}")
-        if has_branches(t):
-            act = active_var(ctx)
-            regs = set(ctx.regs.values())
-            for line in emitter.emit(replace(ctx, mask=act), i, ins):
+        if t.name in branching:
+            masked, regs = branching[t.name]
+            act = masked.mask
+            for line in emitter.emit(masked, i, ins):
                 lhs, sep, rhs = line.partition(" = ")
                 if sep and lhs in regs and not isinstance(ins, (Label, Branch)):
                     line = f"{lhs} = tl.where({act}, {rhs}, {lhs})"

@@ -16,13 +16,13 @@ from litmus import ir
 from litmus.condition import parse_condition_or_error, terms
 from litmus.errors import LitmusError, Problem
 from litmus.spec import messages as msg
-from litmus.spec.documents import CONDITION_KEYS
+from litmus.spec.documents import CONDITION_KEYS, NAME_RE, OPS
 from litmus.spec.placeholders import INNER
 from litmus.spec.yamlpos import LDict, LList
 
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NAME = re.compile(NAME_RE)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_WRITES_REG = ("load", "volatile_load", "atomic_load", "cas", "exch", "add", "spin")
+_WRITES_REG = frozenset(op for op, (_, args) in OPS.items() if "reg" in args.model_fields)
 
 
 def early_meaning_problems(raw: Any, file: str) -> list[Problem]:
@@ -34,14 +34,13 @@ def early_meaning_problems(raw: Any, file: str) -> list[Problem]:
     locations = raw.get("locations")
     locs = [k for k in locations if isinstance(k, str)] if isinstance(locations, LDict) else None
     threads = raw.get("threads")
+    if not isinstance(threads, LDict):
+        return out
     written: dict[str, set[str] | None] = {}
-    if isinstance(threads, LDict):
-        for name, spec in threads.items():
-            if isinstance(name, str) and isinstance(spec, LDict):
-                written[name] = _thread(name, spec, locs, file, out)
-    if isinstance(threads, LDict):
-        out += _condition(raw, written, locs, file)
-    return out
+    for name, spec in threads.items():
+        if isinstance(name, str) and isinstance(spec, LDict):
+            written[name] = _thread(name, spec, locs, file, out)
+    return out + _condition(raw, written, locs, file)
 
 
 def _thread(name: str, spec: LDict, locs: list[str] | None, file: str, out: list[Problem]) -> set[str] | None:

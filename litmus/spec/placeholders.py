@@ -21,8 +21,8 @@ def uses(value: Any, pos: Pos) -> list[tuple[str, Pos]]:
         out.extend((m.group(1), pos) for m in INNER.finditer(value))
     elif isinstance(value, LDict):
         for k, v in value.items():
-            if isinstance(k, str) and WHOLE.match(k):
-                out.append((WHOLE.match(k).group(1), value.key_pos[k]))  # type: ignore[union-attr]
+            if isinstance(k, str) and (m := WHOLE.match(k)):
+                out.append((m.group(1), value.key_pos[k]))
             out.extend(uses(v, value.val_pos[k]))
     elif isinstance(value, LList):
         for v, p in zip(value, value.item_pos):

@@ -21,6 +21,7 @@ from litmus.model import ModelResult, check, ptx_model_for
 from litmus.report.jsonl import append_record, finished_ids
 from litmus.run.backend import Backend, Row, merge_rows
 from litmus.run.config import RunConfig, Stress, load_stresses
+from litmus.run.schedule import RoundPlan, may_wait
 
 DEFAULT_ITERATIONS = 4
 """Rounds per variant when neither iterations nor a time budget is given."""
@@ -98,7 +99,10 @@ def run_variant(
 ) -> VariantRun:
     """Run one variant until its iterations or time budget are spent, and classify it.
 
-    Round ``k`` runs in environment ``k`` of ``config.environments`` (modulo their number).
+    Which environment each round runs, and how many instances, is :class:`RoundPlan`'s choice:
+    the rotation in order, then (a variant run to a bound whose target the model forbids) the
+    environment that completes instances fastest; under a budget, rounds that would overrun it
+    are made smaller.
 
     With ``config.stop_bound``, the variant also stops as soon as the evidence is in: its target
     outcome was seen (a witness, or a violation), or the 95 % bound 3/N over the N completed
@@ -108,6 +112,8 @@ def run_variant(
     """
     ptx = ptx if ptx is not None else check(test, ptx_model_for(test))
     sc = sc if sc is not None else check(test, "sc")
+    plan = RoundPlan(config, fill=config.stop_bound is not None and not ptx.target_reachable,
+                     spins=may_wait(test))
     rows: list[Row] = []
     start = time.perf_counter()
     first: float | None = None
@@ -115,7 +121,8 @@ def run_variant(
     warm = start
     total = completed = 0
     while True:
-        r = backend.run_round(test, config.for_round(rounds), rounds)
+        r = backend.run_round(test, plan.next(), rounds)
+        plan.record(r)
         rounds += 1
         if sum(n for _, _, n in r.rows) != r.instances:
             raise ChecksumError(

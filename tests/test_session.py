@@ -184,3 +184,27 @@ def test_rounds_of_a_variant_rotate_through_the_environments() -> None:
     assert backend.envs == ["a", "b", "c", "a", "b"]
     with pytest.raises(LitmusError, match="empty rotation"):
         run_config(backend, stress=[])
+
+
+class Timed(Recorder):
+    """Never shows the target; environment ``b`` completes instances fastest."""
+
+    def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
+        self.envs.append(config.stress.name)
+        seconds = 0.001 if config.stress.name == "b" else 0.01
+        return Round(rows=[({"P0:r0": 1, "P1:r1": 1, "x": 1, "y": 1}, False, 1000)], instances=1000, seconds=seconds)
+
+
+def test_a_conformance_variant_run_to_a_bound_fills_with_the_fastest_environment() -> None:
+    from dataclasses import replace
+
+    from litmus.run.config import PRESETS
+
+    envs = [replace(PRESETS["default"], name=n) for n in ("a", "b", "c")]
+    never = replace(SB, condition=Condition("exists", parse_prop("P0:r0 == 5")))  # the model forbids it
+    backend = Timed()
+    run_variant(never, backend, run_config(backend, iterations=10, stress=envs, stop_bound=1e-12))
+    assert backend.envs == ["a", "b", "c"] * 2 + ["b"] * 4
+    racy = Timed()  # SB's target is allowed: the rotation goes on
+    run_variant(SB, racy, run_config(racy, iterations=10, stress=envs, stop_bound=1e-12))
+    assert racy.envs == ["a", "b", "c"] * 3 + ["a"]

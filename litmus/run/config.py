@@ -183,19 +183,12 @@ class RunConfig:
     stress: Stress = field(default_factory=lambda: PRESETS["default"])
     spin_bound: int | None = None  # overrides each spin's bound when set
     stop_bound: float | None = None  # stop a variant once its target is seen or 3/completed <= this
-    rotation: tuple[Stress, ...] = ()  # further environments: round k runs environments[k % n]
+    rotation: tuple[Stress, ...] = ()  # further environments (which round runs which: litmus.run.schedule)
 
     @property
     def environments(self) -> tuple[Stress, ...]:
         """Every environment rounds rotate through, ``stress`` first."""
         return (self.stress, *self.rotation)
-
-    def for_round(self, round_index: int) -> "RunConfig":
-        """The configuration round ``round_index`` runs: its environment as ``stress``, no rotation."""
-        if not self.rotation:
-            return self
-        envs = self.environments
-        return replace(self, stress=envs[round_index % len(envs)], rotation=())
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready description, stored in every result record."""

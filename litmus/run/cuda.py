@@ -83,8 +83,12 @@ def launch_spec(layout: Layout, n_instances: int, stride: int) -> LaunchSpec:
     return LaunchSpec(n_instances, layout.block, progs, entry.grid(progs), heap_plan(layout, n_instances, stride))
 
 
-KEPT_SETUPS = 4
-"""Compiled kernels and buffers kept per test, one per environment of a rotation."""
+KEPT_SETUPS = 12
+"""Compiled kernels and buffers kept per test: one per environment of a rotation and round size
+(litmus.run.schedule), so that rotating does not allocate and specialise again each round."""
+
+KEPT_MEMORY_FRACTION = 0.25
+"""Kept setups of one test hold at most this fraction of the device's memory."""
 
 RESIDENT_PROGRAMS_PER_SM = 2
 """Programs of a spinning test per SM that are sure to be resident at once (see resident_instances)."""
@@ -152,6 +156,11 @@ class _Setup:
     fallbacks: tuple[str, ...]
     info: dict[str, Any] | None = None  # parallel launch: how the grid was sized
 
+    @property
+    def nbytes(self) -> int:
+        """Device memory its buffers hold."""
+        return sum(t.numel() * t.element_size() for t in (*self.heaps, self.control, self.out))
+
 
 class CudaBackend:
     """Runs variants on one GPU in grid mode.
@@ -176,7 +185,9 @@ class CudaBackend:
         self.spin_bound = spin_bound
         self.capability = torch.cuda.get_device_capability(self.device)
         self._stream = torch.cuda.Stream(device=self.device)
-        self.sm_count = torch.cuda.get_device_properties(self.device).multi_processor_count
+        props = torch.cuda.get_device_properties(self.device)
+        self.sm_count = props.multi_processor_count
+        self.kept_bytes = int(KEPT_MEMORY_FRACTION * props.total_memory)
         self.barrier_group = RESIDENT_PROGRAMS_PER_SM * self.sm_count  # programs sure to be resident together
         self._stress_kernel: Any = None
         self._scratch: Any = None
@@ -316,13 +327,15 @@ class CudaBackend:
 
     def _cached(self, key: tuple[Any, ...], test: LitmusTest) -> _Setup | None:
         """The kept setup for ``key`` (made current), or None after freeing what a new one
-        replaces: setups are kept for one test only (one per environment of a rotation), at most
-        :data:`KEPT_SETUPS`, so their buffers go before a new test allocates its own."""
+        replaces: setups are kept for one test only (one per environment and round size), at most
+        :data:`KEPT_SETUPS` holding at most :data:`KEPT_MEMORY_FRACTION` of the device's memory,
+        so their buffers go before a new test allocates its own."""
         setup = self._setups.get(key)
         if setup is not None:
             self._setup = setup
             return setup
-        if any(k.test is not test for k in self._setups.values()) or len(self._setups) >= KEPT_SETUPS:
+        if (any(k.test is not test for k in self._setups.values()) or len(self._setups) >= KEPT_SETUPS
+                or sum(k.nbytes for k in self._setups.values()) >= self.kept_bytes):
             self._setups.clear()
             self._setup = None
         return None

@@ -42,15 +42,13 @@ def test_a_stress_file_starts_from_default_and_presets_load_by_name(tmp_path: Pa
         load_stress("no-such-preset")
 
 
-def test_a_rotation_file_cycles_its_environments_round_by_round(tmp_path: Path) -> None:
+def test_a_rotation_file_loads_its_environments_in_order(tmp_path: Path) -> None:
     path = tmp_path / "rot.json"
     path.write_text('{"environments": [{"stride": 2}, {"stride": 4, "launch": "grid"}, {"stride": 8}]}')
     envs = load_stresses(str(path))
     assert [(e.name, e.stride, e.launch) for e in envs] == [("rot", 2, "parallel"), ("rot#2", 4, "grid"),
                                                            ("rot#3", 8, "parallel")]
     config = RunConfig(stress=envs[0], rotation=envs[1:], seed=7)
-    assert [config.for_round(k).stress.stride for k in range(7)] == [2, 4, 8, 2, 4, 8, 2]
-    assert all(config.for_round(k).rotation == () and config.for_round(k).seed == 7 for k in range(3))
+    assert [e.stride for e in config.environments] == [2, 4, 8]
     assert [r["stride"] for r in config.as_dict()["rotation"]] == [4, 8]
-    plain = RunConfig()
-    assert plain.for_round(5) is plain and load_stresses("heavy") == (PRESETS["heavy"],)
+    assert load_stresses("heavy") == (PRESETS["heavy"],)

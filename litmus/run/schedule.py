@@ -1,0 +1,126 @@
+"""Which environment, and how many instances, each round of one variant runs.
+
+A run gives every variant a rotation of stress environments and, with ``--time-budget``, a
+number of seconds.  Two things decide how much evidence those seconds buy:
+
+* **The environment of each round.**  Every environment of the rotation runs twice first, in
+  order (the second round of each is free of compile time, so its rate is a fair one).  After
+  that a variant that is *filling* (a conformance variant run to a bound: the model forbids its
+  target, so only the number of completed instances matters for 3/N) runs the environment that
+  completed instances fastest; every other variant keeps rotating, since any environment may be
+  the one that shows its target.
+* **The size of each round.**  A round is one launch, and the budget is checked between
+  rounds, so one slow round (spins that run to their bound in many instances) overruns the
+  budget by its whole length.  Under a budget, a variant that spins starts each environment
+  with a probe round of at most :data:`PROBE_INSTANCES`; an environment whose round took longer
+  than :func:`round_cap` then runs rounds scaled to fit it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from litmus.ir import Barrier, Branch, LitmusTest, Spin
+from litmus.run.backend import Round
+from litmus.run.config import RunConfig
+
+PROBE_INSTANCES = 1 << 20
+"""The first round of each environment of a variant that spins, under a time budget."""
+
+MIN_ROUND_INSTANCES = 1 << 12
+"""Rounds are never scaled below this many instances."""
+
+WARM_ROUNDS = 2
+"""Rounds every environment runs, in rotation order, before a filling variant picks the fastest."""
+
+
+def round_cap(time_budget: float) -> float:
+    """The longest a round should take under ``time_budget`` seconds per variant: a quarter of
+    it, but never under a second (a first round also compiles, which must not count as slow)."""
+    return max(time_budget / 4.0, 1.0)
+
+
+def may_wait(test: LitmusTest) -> bool:
+    """Whether an instance of ``test`` can wait on another thread: a spin, a barrier, or a
+    branch (a retry loop), any of which can make a round run long."""
+    return any(isinstance(i, (Spin, Barrier, Branch)) for t in test.threads for i in t.instrs)
+
+
+def _pow2_floor(n: float) -> int:
+    """The largest power of two at most ``n`` (1 for ``n < 2``)."""
+    k = 1
+    while k * 2 <= n:
+        k *= 2
+    return k
+
+
+@dataclass
+class _EnvRecord:
+    """What one environment of the rotation has done for the variant so far."""
+
+    instances: int  # the size of its next round
+    rounds: int = 0
+    completed: int = 0  # completed instances in rounds after its first
+    seconds: float = 0.0  # seconds of rounds after its first
+    first_rate: float = 0.0  # completed instances per second of its first round (compile included)
+
+    @property
+    def rate(self) -> float:
+        """Completed instances per second, from the rounds after its first when there are any."""
+        return self.completed / self.seconds if self.seconds > 0 else self.first_rate
+
+
+@dataclass
+class RoundPlan:
+    """The rounds of one variant under ``config``: call :meth:`next` for the configuration of
+    the next round, run it, and hand the round to :meth:`record`.
+
+    ``fill``: the variant runs to a bound and its target is forbidden, so after the warm rounds
+    only the fastest environment runs.  ``spins``: the variant can take long rounds (a spin or a
+    barrier wait), so under a time budget each environment starts with a probe round.
+    """
+
+    config: RunConfig
+    fill: bool = False
+    spins: bool = False
+    _envs: list[_EnvRecord] = field(init=False)
+    _round: int = field(init=False, default=0)
+    _last: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        first = self.config.instances
+        if self.spins and self.config.time_budget is not None:
+            first = min(first, PROBE_INSTANCES)
+        self._envs = [_EnvRecord(first) for _ in self.config.environments]
+
+    def environment(self) -> int:
+        """The index (in ``config.environments``) of the environment the next round runs."""
+        n = len(self._envs)
+        if not self.fill or self._round < WARM_ROUNDS * n:
+            return self._round % n
+        return max(range(n), key=lambda k: (self._envs[k].rate, -k))
+
+    def next(self) -> RunConfig:
+        """The configuration of the next round: its environment as ``stress``, its size as
+        ``instances``, no rotation."""
+        self._last = self.environment()
+        env = self.config.environments[self._last]
+        return replace(self.config, stress=env, rotation=(), instances=self._envs[self._last].instances)
+
+    def record(self, r: Round) -> None:
+        """Account for the round just run (the one :meth:`next` last described)."""
+        rec = self._envs[self._last]
+        completed = sum(n for _, timed_out, n in r.rows if not timed_out)
+        if rec.rounds == 0:
+            rec.first_rate = completed / r.seconds if r.seconds > 0 else 0.0
+        else:
+            rec.completed += completed
+            rec.seconds += r.seconds
+        rec.rounds += 1
+        self._round += 1
+        if self.config.time_budget is None or r.seconds <= 0:
+            return
+        cap = round_cap(self.config.time_budget)
+        per_instance = r.seconds / max(1, r.instances)
+        fits = _pow2_floor(cap / per_instance)
+        rec.instances = max(MIN_ROUND_INSTANCES, min(self.config.instances, fits))

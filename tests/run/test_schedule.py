@@ -1,0 +1,118 @@
+"""The round plan of one variant: environment order, the fastest filling a bound, round sizes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from litmus.condition import parse_prop
+from litmus.ir import Condition, Const, Load, LitmusTest, Location, Spin, Store, Thread
+from litmus.run.backend import Round
+from litmus.run.config import PRESETS, RunConfig
+from litmus.run.schedule import MIN_ROUND_INSTANCES, PROBE_INSTANCES, WARM_ROUNDS, RoundPlan, may_wait, round_cap
+
+ENVS = tuple(replace(PRESETS["default"], name=n) for n in ("a", "b", "c"))
+
+
+def config(**kw: object) -> RunConfig:
+    return RunConfig(stress=ENVS[0], rotation=ENVS[1:], instances=1 << 24, **kw)  # type: ignore[arg-type]
+
+
+def done(instances: int, seconds: float, timed_out: int = 0) -> Round:
+    """A round of ``instances``, ``timed_out`` of them timed out, taking ``seconds``."""
+    rows = [({"x": 0}, False, instances - timed_out)] + ([({"x": 0}, True, timed_out)] if timed_out else [])
+    return Round(rows=rows, instances=instances, seconds=seconds)
+
+
+def drive(plan: RoundPlan, seconds: dict[str, float], rounds: int) -> list[str]:
+    """Run ``rounds`` rounds in which environment ``name`` takes ``seconds[name]`` per round."""
+    names = []
+    for _ in range(rounds):
+        cfg = plan.next()
+        names.append(cfg.stress.name)
+        plan.record(done(cfg.instances, seconds[cfg.stress.name]))
+    return names
+
+
+def test_a_variant_that_is_not_filling_rotates_forever() -> None:
+    plan = RoundPlan(config(iterations=8), fill=False)
+    assert drive(plan, {"a": 0.3, "b": 0.01, "c": 0.2}, 8) == ["a", "b", "c"] * 2 + ["a", "b"]
+
+
+def test_a_filling_variant_warms_every_environment_then_runs_the_fastest() -> None:
+    plan = RoundPlan(config(iterations=12), fill=True)
+    names = drive(plan, {"a": 0.3, "b": 0.01, "c": 0.2}, 12)
+    assert names[: WARM_ROUNDS * 3] == ["a", "b", "c"] * WARM_ROUNDS
+    assert set(names[WARM_ROUNDS * 3:]) == {"b"}
+
+
+def test_the_first_round_of_an_environment_does_not_decide_its_rate() -> None:
+    # "a" compiles slowly in its first round and is the fastest after; "b" is the other way round
+    plan = RoundPlan(config(iterations=10), fill=True)
+    firsts = {"a": 5.0, "b": 0.01, "c": 1.0}
+    later = {"a": 0.01, "b": 0.5, "c": 1.0}
+    names = []
+    for k in range(10):
+        cfg = plan.next()
+        name = cfg.stress.name
+        names.append(name)
+        plan.record(done(cfg.instances, (firsts if k < 3 else later)[name]))
+    assert names[6:] == ["a"] * 4
+
+
+def test_completed_instances_decide_not_instances() -> None:
+    # "b" is fast but every instance times out: it completes nothing
+    plan = RoundPlan(config(iterations=8), fill=True)
+    for k in range(8):
+        cfg = plan.next()
+        slow = cfg.stress.name != "b"
+        plan.record(done(cfg.instances, 0.5 if slow else 0.01, timed_out=0 if slow else cfg.instances))
+    assert plan.next().stress.name == "a"
+
+
+def test_a_variant_that_waits_starts_each_environment_with_a_probe_round_under_a_budget() -> None:
+    plan = RoundPlan(config(time_budget=1.5), spins=True)
+    first = [plan.next() for _ in range(1)][0]
+    assert first.instances == PROBE_INSTANCES
+    plan.record(done(first.instances, 0.001))  # fast: the next round of "a" is full size
+    assert [plan.next().instances for _ in range(1)] == [PROBE_INSTANCES]  # "b"'s first round
+    no_budget = RoundPlan(config(iterations=3), spins=True)
+    assert no_budget.next().instances == 1 << 24
+    plain = RoundPlan(config(time_budget=1.5), spins=False)
+    assert plain.next().instances == 1 << 24
+
+
+def test_a_round_that_overran_the_cap_makes_that_environments_next_rounds_fit_it() -> None:
+    plan = RoundPlan(config(time_budget=1.5), spins=True)
+    cfg = plan.next()
+    plan.record(done(cfg.instances, 4.0))  # 2^20 instances in 4 s: 1 s fits 2^18
+    for _ in range(2):
+        plan.record(done(plan.next().instances, 0.001))
+    again = plan.next()
+    assert again.stress.name == "a" and again.instances == 1 << 18
+    assert again.instances * 4.0 / PROBE_INSTANCES <= round_cap(1.5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(budget=st.floats(0.01, 100), seconds=st.floats(1e-6, 1e4), instances=st.integers(1, 1 << 26))
+def test_round_sizes_stay_between_the_floor_and_the_requested_size(budget: float, seconds: float,
+                                                                   instances: int) -> None:
+    plan = RoundPlan(config(time_budget=budget), spins=True)
+    cfg = plan.next()
+    plan.record(done(min(instances, cfg.instances), seconds))
+    for _ in range(2):
+        plan.next()
+    size = plan.next().instances
+    assert MIN_ROUND_INSTANCES <= size <= 1 << 24
+    assert size & (size - 1) == 0 or size == 1 << 24
+
+
+def test_may_wait_is_true_for_spins_and_false_for_straight_line_tests() -> None:
+    spin = LitmusTest(name="W", variant="v", source_file="w.yaml", locations=(Location("f"),),
+                      threads=(Thread("P0", 0, 0, (Spin("f", 1),)), Thread("P1", 0, 1, (Store("f", Const(1)),))),
+                      condition=Condition("exists", parse_prop("f == 1")))
+    straight = replace(spin, threads=(Thread("P0", 0, 0, (Load("r0", "f"),)),
+                                      Thread("P1", 0, 1, (Store("f", Const(1)),))))
+    assert may_wait(spin) and not may_wait(straight)

@@ -13,6 +13,8 @@
 #            at most BUDGET s per variant, each stopping once its target is seen or 3/N <= BOUND
 #            (default 1e-9), appended to JSONL (default docs/results/h200-detect.jsonl; --resume:
 #            call again to finish)
+#   audit-sass: litmus audit CATALOG --target sass with the machine's own triton/ptxas (JOBS workers)
+#   rerun:   litmus run the variant ids listed in IDS_FILE (STRESS, BUDGET s each, SEED) -> JSONL
 # Usage (repo root, on the GPU machine): bash scripts/h200_detect.sh 'smoke|tune|catalog ...' [OUT]
 #   (several phases in one call run in order, e.g. 'tune catalog')
 set -u
@@ -87,6 +89,26 @@ PY
     cp "$JSONL" "$OUT/"
     python3 -m litmus report "$JSONL" --mutation > "$OUT/mutation.txt" 2>&1
     head -n 4 "$OUT/mutation.txt" | tee -a "$LOG"
+    ;;
+  audit-sass)
+    step "litmus audit ${CATALOG:-catalog/} --target sass (the H200's own triton and ptxas), with the run kernels"
+    # shellcheck disable=SC2086
+    timeout "${AUDIT_TIMEOUT:-200}" python3 -m litmus audit ${CATALOG:-catalog/} --target sass -j "${JOBS:-14}" --json \
+        > "$OUT/audit-sass-h200.jsonl" 2>>"$LOG"
+    echo "audit exit $?" | tee -a "$LOG"
+    python3 -c "import collections, json, sys; c = [json.loads(l) for l in open(sys.argv[1])]; \
+print(collections.Counter(x['status'] for x in c)); [print(x['id'], x['status'], [f['op'] for f in x['findings']]) \
+for x in c if x['status'] in ('finding', 'declared')]" "$OUT/audit-sass-h200.jsonl" 2>&1 | tee -a "$LOG"
+    ;;
+  rerun)
+    IDS=$(cat "${IDS_FILE:?a file of variant ids, one a line}")
+    step "litmus run $(echo $IDS | wc -w) variants of $IDS_FILE with $STRESS, ${BUDGET:-3} s each, seed ${SEED:-4}"
+    # shellcheck disable=SC2086
+    timeout "${RUN_TIMEOUT:-300}" python3 -m litmus run $IDS --backend cuda --stress "${STRESS:-docs/results/h200-rotation-2.json}" \
+        --instances "${INSTANCES:-16777216}" --time-budget "${BUDGET:-3}" --until-bound "${BOUND:-1e-9}" --seed "${SEED:-4}" \
+        --out "${JSONL:?the results file}" --resume > "$OUT/rerun-table.txt" 2>>"$LOG"
+    echo "run exit $?" | tee -a "$LOG"
+    tail -n 1 "$OUT/rerun-table.txt" | tee -a "$LOG"
     ;;
   *) echo "unknown phase $what" | tee -a "$LOG" ;;
 esac

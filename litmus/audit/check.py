@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from litmus.audit.asm import AsmInstr, jumps, parse_asm
 from litmus.audit.compile import canonical_target
+from litmus.audit.op_code import has_line_table, op_code, op_order
 from litmus.audit.requirements import Requirement, must_follow, requirements
 from litmus.audit.rules import Pattern, Rule, Shape, rule_table
 from litmus.errors import LitmusError, UnsupportedError
@@ -254,6 +255,55 @@ def match_text(test: LitmusTest, target: str, text: str) -> tuple[list[Match], l
     return matches, findings
 
 
+VANISHED_EXPECTED = "an instruction of its own (the line table attributes none to this op)"
+
+
+def _legally_merged(reqs: list[Requirement], k: int) -> bool:
+    """Whether requirement ``k``, which compiled to nothing, may have been merged legally: a
+    fence next to another fence or barrier, or an access with a same-location access of its
+    thread and nothing between them that orders (an acquire, fence or barrier before it when the
+    other comes first; a release, fence or barrier after it when the other comes later)."""
+    x = reqs[k]
+    mine = [j for j, r in enumerate(reqs) if r.thread == x.thread]
+    if x.op_kind == "fence":
+        at = mine.index(k)
+        near = [reqs[mine[i]] for i in (at - 1, at + 1) if 0 <= i < len(mine)]
+        return any(r.op_kind in ("fence", "barrier") for r in near)
+    for j in mine:
+        if j == k or reqs[j].loc != x.loc:
+            continue
+        between = [reqs[i] for i in mine if min(j, k) < i < max(j, k)]
+        if j < k and not any(r.acquires for r in between):
+            return True
+        if j > k and not any(r.releases for r in between):
+            return True
+    return False
+
+
+def vanished(test: LitmusTest, target: str, text: str, source_text: str) -> list[Finding]:
+    """Findings for the memory accesses and fences of ``test`` that compiled to no instruction
+    at all in ``text`` (compiled from the kernel source ``source_text``) where no legal merge
+    explains it: the compiler dropped the op, or merged it with an access of the same location
+    across an op that orders them (e.g. reused a plain load's value across ``ld.acquire``).
+    Empty when ``text`` has no line table (SASS without ``nvdisasm``)."""
+    kind = canonical_target(target)
+    if not has_line_table(text, kind):
+        return []
+    code = op_code(text, kind, source_text)
+    marked = set(op_order(source_text))
+    reqs = requirements(test)
+    out = []
+    for k, req in enumerate(reqs):
+        op = f"{req.thread}[{req.instr_index}]"
+        if req.op_kind == "barrier" or op not in marked or code.get(op) or _legally_merged(reqs, k):
+            continue
+        out.append(Finding(test.id, kind, req.describe(), VANISHED_EXPECTED,
+                           "nothing: the compiler dropped this op, or merged it with an access of the same "
+                           "location across an op that orders them, so its value or effect is not the "
+                           "one the test asked for", (), None, req.key.describe()))
+    return out
+
+
 def audit_text(test: LitmusTest, target: str, text: str) -> list[Finding]:
     """Findings of ``test`` against compiled ``text`` for ``target`` (``ptx``, ``amdgcn``, ``sass``)."""
     return match_text(test, target, text)[1]
@@ -307,7 +357,8 @@ def audit(test: LitmusTest, target: str) -> AuditResult:
     if not text.strip():
         return result("unsupported", reason=f"the compiled artifacts of {test.id} hold no {kind} text")
     try:
-        findings = audit_text(test, kind, text)
+        source_text = getattr(getattr(compiled, "source", None), "text", "")
+        findings = audit_text(test, kind, text) + (vanished(test, kind, text, source_text) if source_text else [])
     except UnsupportedError as exc:
         return result("unsupported", reason=str(exc))
     return result("finding" if findings else "pass", findings)

@@ -80,7 +80,7 @@ def compile_jit(
     kernel = triton.compile(src, target=TARGETS["ptx" if name == "sass" else name].gpu_target())
     texts = {k: v for k, v in kernel.asm.items() if isinstance(v, str)}
     if name == "sass" and "cubin" in kernel.asm:
-        from litmus.audit.sass import disassemble
+        from litmus.codegen.sass import disassemble
 
         sass = disassemble(kernel.asm["cubin"])
         if sass is not None:

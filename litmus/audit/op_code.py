@@ -21,6 +21,7 @@ has for an op and the other has only without a line is not counted as a differen
 
 from __future__ import annotations
 
+import os
 import re
 from collections import defaultdict
 
@@ -31,11 +32,14 @@ _END = re.compile(r"^\s*(# outputs of |# --- |# role |# --- iteration loop)")
 _LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+\d+(.*)$")
 _INLINED = re.compile(r"inlined_at\s+(\d+)\s+(\d+)\s+\d+")
 _FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
+_SASS_LINE = re.compile(r'(?://##\s*File|inlined at)\s+"([^"]*)",\s*line\s+(\d+)')  # nvdisasm -g
 
 _PTX_MEMORY = {"ld", "st", "atom", "red", "fence", "membar", "bar", "barrier", "cp"}
 _PTX_DROP = {"v2", "v4", "v8"}
 _AMD_KEEP = {"sc0", "sc1", "nt", "glc", "slc", "dlc"}
 _AMD_PREFIXES = ("global_", "flat_", "buffer_", "s_barrier")
+_SASS_MEMORY = {"LDG", "STG", "LD", "ST", "ATOM", "ATOMG", "RED", "REDG", "MEMBAR", "FENCE", "CCTL", "BAR",
+                "ERRBAR"}
 
 
 def op_lines(source_text: str) -> dict[int, str]:
@@ -78,6 +82,8 @@ UNATTRIBUTED = "(no line)"
 
 def signature(kind: str, mnemonic: str, quals: frozenset[str], text: str) -> str | None:
     """The ordering-relevant form of one instruction, or None when it has no ordering meaning."""
+    if kind == "sass":
+        return ".".join([mnemonic, *sorted(quals)]) if mnemonic in _SASS_MEMORY else None
     if kind == "ptx":
         if mnemonic not in _PTX_MEMORY:
             return None
@@ -92,13 +98,21 @@ def signature(kind: str, mnemonic: str, quals: frozenset[str], text: str) -> str
 
 def op_code(text: str, kind: str, source_text: str) -> dict[str, frozenset[str]]:
     """For each op of the kernel source ``source_text``, the set of ordering-relevant
-    instruction signatures it compiled to in ``text`` (``kind``: ``ptx`` or ``amdgcn``);
-    instructions with no line are filed under :data:`UNATTRIBUTED`."""
+    instruction signatures it compiled to in ``text`` (``kind``: ``ptx``, ``amdgcn``, or
+    ``sass`` with nvdisasm's line table); instructions with no line are filed under
+    :data:`UNATTRIBUTED`."""
     lines = op_lines(source_text)
     files = _kernel_files(text)
     at: dict[int, int | None] = {}  # compiled-text line -> kernel-file line in force there (0: none)
     current: int | None = None
     for n, raw in enumerate(text.splitlines(), start=1):
+        if kind == "sass":
+            found = _SASS_LINE.findall(raw)
+            if found:  # the line itself, or where it was inlined, in a generated kernel file
+                ours = [int(line) for path, line in found if "litmus_" in os.path.basename(path)]
+                current = ours[0] if ours else None
+            at[n] = current
+            continue
         m = _LOC.match(raw)
         if m:
             fid, line, rest = m.group(1), int(m.group(2)), m.group(3)
@@ -117,6 +131,12 @@ def op_code(text: str, kind: str, source_text: str) -> dict[str, frozenset[str]]
         if sig is not None:
             out[op].add(sig)
     return {op: frozenset(s) for op, s in out.items()}
+
+
+def has_line_table(text: str, kind: str) -> bool:
+    """Whether compiled ``text`` says which kernel line each instruction came from (PTX and
+    AMDGCN always do; SASS only in nvdisasm's ``-g`` form)."""
+    return kind != "sass" or _SASS_LINE.search(text) is not None
 
 
 def op_order(source_text: str) -> list[str]:

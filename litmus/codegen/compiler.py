@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,12 +10,17 @@ from litmus.codegen.generate import generate
 from litmus.codegen.layout import KERNEL_SIGNATURE
 from litmus.codegen.loader import cache_root, kernel_path, load_kernel, write_atomic
 from litmus.codegen.options import CodegenOptions
+from litmus.codegen.sass import disassemble
 from litmus.codegen.source import KernelSource
 from litmus.codegen.targets import Target, parse_target
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 
 TEXT_ARTIFACTS: tuple[str, ...] = ("ttir", "ttgir", "llir", "ptx", "amdgcn", "sass")
+
+ARTIFACTS_VERSION = "a2"
+"""Part of every cache file name: raised when the artifacts kept change form (a2: SASS with
+its line table, :mod:`litmus.codegen.sass`)."""
 
 
 @dataclass(frozen=True)
@@ -51,24 +53,6 @@ class Compiled:
         return "\n".join(k.asm.get(kind, "") for k in self.kernels)
 
 
-def _sass(cubin: bytes, name: str) -> str | None:
-    """SASS of a cubin through triton's bundled cuobjdump/nvdisasm, or None when unavailable."""
-    try:
-        from triton.tools.disasm import get_sass
-
-        return get_sass(cubin)
-    except Exception:
-        pass
-    nvdisasm = shutil.which("nvdisasm")
-    if nvdisasm is None:
-        return None
-    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
-        f.write(cubin)
-        f.flush()
-        res = subprocess.run([nvdisasm, "-c", f.name], capture_output=True, text=True)
-    return res.stdout if res.returncode == 0 else None
-
-
 def _first_error(exc: BaseException) -> str:
     lines = [l.strip() for l in str(exc).splitlines() if l.strip()]
     errors = [l for l in lines if "error" in l.lower()]
@@ -84,14 +68,14 @@ def compile_kernel(fn: object, target: Target, block: int, num_warps: int = 4) -
     compiled = triton.compile(src, target=target.gpu_target(), options={"num_warps": num_warps})
     asm = {k: v for k, v in compiled.asm.items() if k in TEXT_ARTIFACTS and isinstance(v, str)}
     if "sass" not in asm and isinstance(compiled.asm.get("cubin"), bytes):
-        sass = _sass(compiled.asm["cubin"], getattr(fn, "__name__", ""))
+        sass = disassemble(compiled.asm["cubin"])
         if sass:
             asm["sass"] = sass
     return asm
 
 
 def _cache_file(source: KernelSource, target: Target, version: str, num_warps: int) -> Path:
-    return cache_root() / "compiled" / f"{source.digest[:32]}-{target.backend}-{target.arch}-w{num_warps}-triton{version}.json"
+    return cache_root() / "compiled" / f"{source.digest[:32]}-{target.backend}-{target.arch}-w{num_warps}-triton{version}-{ARTIFACTS_VERSION}.json"
 
 
 def compile_variant(test: LitmusTest, target: str, options: CodegenOptions | None = None,

@@ -20,6 +20,12 @@ LIMITS = (
     "it judges the Triton program; of the compiled code it reads only whether a CTA barrier sits where a "
     "tl.debug_barrier() is missing (run litmus audit on the --emit-yaml pattern for the rest)",
     "what the flags protect across kernel launches (symm_mem's patterns 0 and 2 rely on the launch boundary)",
+    "reuse by the producer: a consumer that resets its flag before reading the payload (iris' CAS reset) races only "
+    "if the producer reuses the buffer, which the consumer's kernel does not show, so it is not flagged",
+    "tickets: a counter whose value picks the block that goes on (`if tl.atomic_add(c, 1) == n - 1:`) is judged as "
+    "a signal; the reads in its branch are not judged as a wait",
+    "targets: inline asm is read as PTX (AMDGCN inline asm with side effects is only noted); lint a kernel with PTX "
+    "inline asm for cuda, as a hip compile rejects it or leaves it out (both said)",
 )
 """What the linter cannot see; printed with every text report and listed in docs/lint.md."""
 
@@ -34,6 +40,7 @@ class KernelReport:
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     events: KernelEvents | None = None
+    peers: frozenset[str] = frozenset()  # arguments marked as a peer's for this kernel (--peer, LITMUS_LINT)
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready record."""
@@ -50,6 +57,7 @@ class LintReport:
     triton_version: str
     peers: frozenset[str]
     kernels: list[KernelReport] = field(default_factory=list)
+    context_keys: frozenset[str] = frozenset()  # flags the file's other kernels spin on (--kernel NAME)
 
     @property
     def findings(self) -> list[Finding]:
@@ -73,7 +81,7 @@ class LintReport:
     def flag_keys(self) -> set[str]:
         """Addresses some kernel of the file spins on (flags, not payload)."""
         return {e.ptr.key for k in self.kernels if k.events for e in k.events.events
-                if e.kind == "spin" and e.ptr is not None}
+                if e.kind == "spin" and e.ptr is not None} | set(self.context_keys)
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready record (``litmus lint --json``)."""
@@ -81,11 +89,15 @@ class LintReport:
                 "peers": sorted(self.peers), "kernels": [k.as_dict() for k in self.kernels],
                 "incorrect": len(self.incorrect), "limits": list(LIMITS)}
 
+    def kernel_peers(self) -> dict[str, frozenset[str]]:
+        """Each kernel's marked peer arguments (``--peer`` and its own ``LITMUS_LINT`` entry)."""
+        return {k.name: k.peers for k in self.kernels}
+
     def emit_yaml(self) -> str:
         """The litmus pattern of the file's signalling (see :mod:`litmus.lint.emit`)."""
         from litmus.lint.emit import emit_yaml
 
-        return emit_yaml([k.events for k in self.kernels if k.events], self.peers, Path(self.file).stem,
+        return emit_yaml([k.events for k in self.kernels if k.events], self.kernel_peers(), Path(self.file).stem,
                          f"litmus lint {self.file} --target {self.target}", self.flag_keys())
 
 
@@ -97,16 +109,46 @@ def _with_compiled_barrier(f: Finding, kind: str, asm: str) -> Finding:
 
     from litmus.lint.compiled import barrier_between
 
+    from litmus.lint.events import statement_lines
+
     def lines(site: Any) -> set[int]:
-        return {site.line, *(fr.line for fr in site.via)}
+        return set().union(statement_lines(site.file, site.line),
+                           *(statement_lines(fr.file, fr.line) for fr in site.via))
 
     return replace(f, compiled_barrier=barrier_between(asm, kind, lines(f.related[0]), lines(f.site)))
 
 
+def _spin_keys(others: Iterable[Any], target: str, given: Mapping[str, Any], num_warps: int) -> frozenset[str]:
+    """The flags the ``others`` kernels spin on: what makes a plain store of a constant a flag
+    in the kernel linted alone (``--kernel NAME``, ``litmus.lint(kernel)``) as in its file. A
+    kernel that does not compile here is skipped (the one asked for is linted all the same)."""
+    from litmus.errors import LitmusError
+    from litmus.lint.compile import compile_kernel
+    from litmus.lint.signature import kernel_signature
+    from litmus.lint.ttir import parse
+
+    keys: set[str] = set()
+    for k in others:
+        names = {p.name for p in getattr(k.fn, "params", [])}
+        try:
+            sig = kernel_signature(k.fn, {**k.signature, **{n: v for n, v in given.items() if n in names}})
+            compiled = compile_kernel(k.fn, sig, target, num_warps)
+        except LitmusError:
+            continue
+        functions = tuple(parse(compiled.ttir, f"{k.name}.ttir"))
+        fn = next((f for f in functions if f.name == k.name), functions[0])
+        events = extract(fn, str(Path(k.file).resolve()) if Path(k.file).exists() else k.file, functions)
+        keys |= {e.ptr.key for e in events.events if e.kind == "spin" and e.ptr is not None}
+    return frozenset(keys)
+
+
 def lint_kernels(found: Iterable[Any], file: str, target: str = "cuda:90",
                  signature: Mapping[str, Any] | None = None, peers: Iterable[str] = (),
-                 num_warps: int = 4) -> LintReport:
-    """Lint ``found`` (:class:`~litmus.lint.load.FoundKernel` s) compiled for ``target``."""
+                 num_warps: int = 4, context: Iterable[Any] = ()) -> LintReport:
+    """Lint ``found`` (:class:`~litmus.lint.load.FoundKernel` s) compiled for ``target``.
+
+    ``context``: the file's other kernels, read only for the flags they spin on, so that a
+    kernel linted alone gets the findings it gets with its file."""
     import triton
 
     from litmus.lint.compile import compile_kernel
@@ -126,6 +168,19 @@ def lint_kernels(found: Iterable[Any], file: str, target: str = "cuda:90",
         raise LitmusError.at(file, None, f"the signature given (--signature, signature=) names "
                              f"{', '.join(unused)}, a parameter of no kernel linted here "
                              f"({', '.join(k.name for k in found)})")
+    # a misspelt --peer would silently leave the memory local (and gpu scope on it unflagged)
+    all_params = set().union(*params.values()) if found else set()
+    stray = sorted(set(marked) - all_params)
+    if stray:
+        raise LitmusError.at(file, None, f"--peer {', '.join(stray)} (peers=): no kernel linted here "
+                             f"({', '.join(k.name for k in found)}) has such a parameter; name a pointer argument "
+                             f"of the kernel (its parameters: {', '.join(sorted(all_params)) or 'none'})")
+    for k in found:
+        bad = sorted(set(k.peers) - params[k.name])
+        if bad:
+            raise LitmusError.at(k.file, k.line, f"LITMUS_LINT[{k.name!r}]['peer'] names {', '.join(bad)}, not a "
+                                 f"parameter of kernel {k.name} (its parameters: "
+                                 f"{', '.join(sorted(params[k.name])) or 'none'})")
     for k in found:
         # what the caller gives applies to each kernel that has the parameter
         mine = {name: value for name, value in given.items() if name in params[k.name]}
@@ -137,9 +192,12 @@ def lint_kernels(found: Iterable[Any], file: str, target: str = "cuda:90",
         report.kernels.append(KernelReport(k.name, k.file, k.line, events=events, notes=list(events.notes)))
         asm_of[k.name] = compiled
     report.peers = marked.union(*(frozenset(k.peers) for k in found))
+    names = {k.name for k in found}
+    report.context_keys = _spin_keys([k for k in context if k.name not in names], target, given, num_warps)
     keys = report.flag_keys()
     for kr in report.kernels:
         kpeers = marked | frozenset(next((k.peers for k in found if k.name == kr.name), ()))
+        kr.peers = kpeers
         assert kr.events is not None
         findings, notes = check_kernel(kr.events, kpeers, keys)
         compiled = asm_of.get(kr.name)
@@ -153,6 +211,11 @@ def lint_kernels(found: Iterable[Any], file: str, target: str = "cuda:90",
             kr.notes.append(f"{kr.file}:{kr.line}: kernel {kr.name} uses peer memory, and signals through the plain "
                             f"pointer argument(s) {', '.join(plain)}, taken as this GPU's memory; if another GPU "
                             f"writes them, say so with {' '.join('--peer ' + p for p in plain)}")
+        ptx = next((e for e in kr.events.events if e.via.startswith("inline asm")), None)
+        if ptx is not None and target.strip().startswith("hip"):
+            kr.notes.append(f"{ptx.site}: {ptx.via} is read as PTX, but the target is {target}: the hip backend "
+                            "compiled the kernel without rejecting it, and what the AMDGCN does there is not seen; "
+                            "lint it with the cuda target its asm is written for")
         shape = shape_of(kr.events, keys, kpeers)
         if not shape.signals and not shape.waits:
             kr.notes.append(f"{kr.file}:{kr.line}: kernel {kr.name} raises and waits for no flag; nothing to check")
@@ -162,10 +225,19 @@ def lint_kernels(found: Iterable[Any], file: str, target: str = "cuda:90",
 def lint_file(path: str | Path, kernel: str | None = None, target: str = "cuda:90",
               signature: Mapping[str, Any] | None = None, peers: Iterable[str] = ()) -> LintReport:
     """Lint the ``@triton.jit`` kernels of the file at ``path`` (or only ``kernel``)."""
-    from litmus.lint.load import find_kernels
+    from litmus.errors import LitmusError
+    from litmus.lint.load import import_file, kernels_of
 
-    found = find_kernels(path, kernel)
-    return lint_kernels(found, str(path), target, signature, peers)
+    p = Path(path)
+    module = import_file(p)
+    found = kernels_of(module, p, kernel)
+    context: list[Any] = []
+    if kernel is not None:  # the others are read for the flags they spin on
+        try:
+            context = kernels_of(module, p)
+        except LitmusError:
+            context = []
+    return lint_kernels(found, str(path), target, signature, peers, context=context)
 
 
 def lint_kernel(fn: Any, target: str = "cuda:90", signature: Mapping[str, Any] | None = None,
@@ -182,4 +254,12 @@ def lint_kernel(fn: Any, target: str = "cuda:90", signature: Mapping[str, Any] |
     cfg = (getattr(module, "LITMUS_LINT", {}) or {}).get(jf.__name__, {}) if module else {}
     found = [FoundKernel(jf.__name__, jf, code.co_filename, code.co_firstlineno, dict(cfg.get("signature", {}) or {}),
                          tuple(cfg.get("peer", ()) or ()))]
-    return lint_kernels(found, code.co_filename, target, signature, peers)
+    context: list[Any] = []
+    if module is not None:
+        from litmus.lint.load import kernels_of
+
+        try:  # the kernel's file-mates, for the flags they spin on (as `litmus lint FILE` reads them)
+            context = kernels_of(module, Path(code.co_filename))
+        except LitmusError:
+            context = []
+    return lint_kernels(found, code.co_filename, target, signature, peers, context=context)

@@ -8,20 +8,23 @@ wait by some threads followed by vector loads adds P3, a thread of P1's CTA read
 barrier.  A kernel that both signals and waits (a barrier) plays both sides: the pattern is one
 direction of the barrier, rank 0's send to rank 1's wait; one that reads peer memory before the
 barrier and writes it after is the write-after-read shape of symm_mem's pattern 2.  A side the
-file lacks is the catalog's correct one.  A flag the consumer resets gives two rounds through
-the reset, declared ``may_hang: false``.  ``litmus model``/``audit``/``run`` take the file as
-they take the catalog.
+file lacks is the catalog's correct one (taking part in a reset: its producer waits for it, its
+consumer of a flag raised every round makes it).  A flag the consumer resets gives two rounds
+through the reset, declared ``may_hang: false``.  A barrier on signal pads also gives the pads'
+own protocol (``-pads``: every pad back at 0) with the kernel's sem and scope.  ``litmus
+model``/``audit``/``run`` take the file as they take the catalog.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Mapping, Union
 
 import yaml
 
 from litmus.lint.events import Event, KernelEvents, Pointer, Site
-from litmus.lint.rules import Shape, is_payload, shape_of
+from litmus.lint.rules import Shape, _same_threads, is_payload, shape_of
 
 
 @dataclass(frozen=True)
@@ -44,8 +47,12 @@ def _load_sem(sem: str) -> str:
 
 def _signal_op(s: Event, value: int) -> dict:
     if s.kind == "store":
-        return {"volatile_store": {"loc": "flag", "value": value}} if s.volatile else \
-            {"store": {"loc": "flag", "value": value}}
+        if s.volatile:
+            return {"volatile_store": {"loc": "flag", "value": value}}
+        if s.sem in ("relaxed", "release", "acq_rel", "sc"):  # a strong store (inline asm st.release/.relaxed)
+            sem = "relaxed" if s.sem == "relaxed" else "release"
+            return {"atomic_store": {"loc": "flag", "value": value, "sem": sem, "scope": s.scope}}
+        return {"store": {"loc": "flag", "value": value}}
     if s.kind == "spin" or s.op == "cas":
         return {"cas": {"loc": "flag", "expected": s.expected if s.expected is not None else 0, "value": value,
                         "sem": _rmw_sem(s.sem), "scope": s.scope}}
@@ -65,35 +72,54 @@ def _spin(w: Event, until: int) -> dict:
     return {"spin": {"loc": "flag", "until": until, "read": read, "reg": "r0", "bound": 100000}}
 
 
+Peers = Union[frozenset, Mapping[str, frozenset]]
+
+
+def peers_of(peers: Peers, *names: str) -> frozenset[str]:
+    """The arguments marked as a peer's for the kernels ``names``: ``peers`` is one set for every
+    kernel, or a set per kernel (a ``LITMUS_LINT`` mark on one kernel is not another's)."""
+    if isinstance(peers, Mapping):
+        return frozenset().union(*(peers.get(n, frozenset()) for n in names))
+    return frozenset(peers)
+
+
 def channels(kernels: list[KernelEvents], file_flag_keys: set[str],
-             peers: frozenset[str] = frozenset()) -> list[Channel]:
+             peers: Peers = frozenset()) -> list[Channel]:
     """Producer -> consumer pairs: each kernel that both raises and waits for a flag (a barrier,
     or the two arms of a lock) with itself, then the kernels that only raise one paired in
     source order with the kernels that only wait."""
-    shapes = {k.name: shape_of(k, file_flag_keys, peers) for k in kernels}
+    shapes = {k.name: shape_of(k, file_flag_keys, peers_of(peers, k.name)) for k in kernels}
     out = []
     producers, consumers = [], []
     for k in kernels:
         sh = shapes[k.name]
-        if sh.signals and sh.waits:
+        waits = [w for w in sh.waits if not any(_waits_for_reset(w, s) for s in sh.signals)]
+        if sh.signals and waits:
             s = sh.signals[0]
-            w = next((w for w in sh.waits if w.index > s.index and w.same_path(s)), sh.waits[0])
+            w = next((w for w in waits if w.index > s.index and w.same_path(s)), waits[0])
             out.append(Channel(k, s, k, w))
         elif sh.signals:
             producers.append((k, sh.signals[-1]))
-        elif sh.waits:
-            consumers.append((k, sh.waits[0]))
+        elif waits:
+            consumers.append((k, waits[0]))
     for (pk, s), (ck, w) in zip(producers, consumers):
         out.append(Channel(pk, s, ck, w))
     # a side the file does not have is the catalog's correct one: a release write after the
     # payload, an acquire spin before reading it
     for pk, s in producers[len(consumers):]:
-        ck = _default_consumer(s, peers)
+        ck = _default_consumer(s, peers_of(peers, pk.name))
         out.append(Channel(pk, s, ck, ck.events[0]))
     for ck, w in consumers[len(producers):]:
-        pk = _default_producer(w, peers)
-        out.append(Channel(pk, pk.events[1], ck, w))
+        pk = _default_producer(w, peers_of(peers, ck.name), _reset_after(ck.events, w) is not None)
+        out.append(Channel(pk, pk.events[-1], ck, w))
     return out
+
+
+def _waits_for_reset(w: Event, s: Event) -> bool:
+    """Whether spin ``w`` is the producer waiting, before it signals again, for the consumer's
+    reset of the flag ``s`` raises (a wait for 0 on the same flag in the same loop)."""
+    return (w.until == 0 and w.ptr is not None and s.ptr is not None and w.ptr.key == s.ptr.key
+            and bool(s.loop) and w.loop == s.loop and w.index < s.index)
 
 
 def _default_scope(e: Event, peers: frozenset[str]) -> str:
@@ -101,19 +127,38 @@ def _default_scope(e: Event, peers: frozenset[str]) -> str:
 
 
 def _default_consumer(s: Event, peers: frozenset[str]) -> KernelEvents:
+    """The catalog's correct consumer of ``s``: an acquire spin, then the payload read; for a
+    flag set to a constant in every round of a loop, also the release reset that makes the
+    next round's signal visible (the reuse the producer must wait for)."""
     until = s.value if s.value not in (None, 0) else 1
+    scope = _default_scope(s, peers)
     wait = Event("spin", Site("", 0), "an acquire spin (not in this file)", "load", "acquire",
-                 _default_scope(s, peers), ptr=s.ptr, until=until, index=0)
+                 scope, ptr=s.ptr, until=until, index=0)
     load = Event("load", Site("", 0), "tl.load", ptr=Pointer("arg", "payload", "payload", False), index=1)
+    if s.loop and s.op != "add" and s.kind != "spin":
+        reset = Event("atomic", Site("", 0), "a release reset (not in this file)", "exch", "release", scope,
+                      ptr=s.ptr, subset=True, value=0, index=2)
+        return KernelEvents("a consumer not in this file (acquire spin, the payload read, then a release reset)",
+                            [wait, load, reset])
     return KernelEvents("a consumer not in this file (acquire spin, then the payload read)", [wait, load])
 
 
-def _default_producer(w: Event, peers: frozenset[str]) -> KernelEvents:
-    store = Event("store", Site("", 0), "tl.store", ptr=Pointer("arg", "payload", "payload", False), index=0)
-    signal = Event("atomic", Site("", 0), "a release write (not in this file)", "exch", "release",
-                   _default_scope(w, peers), ptr=w.ptr, subset=True, value=w.until if w.until is not None else 1,
-                   index=1)
-    return KernelEvents("a producer not in this file (payload store, then a release write)", [store, signal])
+def _default_producer(w: Event, peers: frozenset[str], resets: bool = False) -> KernelEvents:
+    """The catalog's correct producer for wait ``w``: the payload store, then a release write;
+    when the consumer resets the flag, a wait for the reset (acquire) before each round."""
+    scope = _default_scope(w, peers)
+    loop = 1 if resets else 0
+    events = []
+    if resets:
+        events.append(Event("spin", Site("", 0), "an acquire wait for the reset (not in this file)", "load", "acquire",
+                            scope, ptr=w.ptr, until=0, loop=loop, index=0))
+    events.append(Event("store", Site("", 0), "tl.store", ptr=Pointer("arg", "payload", "payload", False), loop=loop,
+                        index=len(events)))
+    events.append(Event("atomic", Site("", 0), "a release write (not in this file)", "exch", "release", scope,
+                        ptr=w.ptr, subset=True, value=w.until if w.until is not None else 1, loop=loop,
+                        index=len(events)))
+    what = "a wait for the reset, " if resets else ""
+    return KernelEvents(f"a producer not in this file ({what}payload store, then a release write)", events)
 
 
 def _shared_filter(events: list[Event], sh: Shape, s: Event, peers: frozenset[str]) -> list[Event]:
@@ -123,10 +168,11 @@ def _shared_filter(events: list[Event], sh: Shape, s: Event, peers: frozenset[st
     return events
 
 
-def pattern_for(ch: Channel, name: str, peers: frozenset[str], file_flag_keys: set[str], origin: str) -> dict:
+def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], origin: str) -> dict:
     """The YAML document (as a dict) of one channel: message passing (payload stores before the
     flag, loads after the wait) or, for a barrier whose kernel reads peer memory before it and
     writes after it, the write-after-read shape of symm_mem's pattern 2."""
+    peers = peers_of(peers, ch.producer.name, ch.consumer.name)
     pe, ce = ch.producer.events, ch.consumer.events
     psh: Shape = shape_of(ch.producer, file_flag_keys, peers)
     csh: Shape = shape_of(ch.consumer, file_flag_keys, peers)
@@ -147,11 +193,15 @@ def pattern_for(ch: Channel, name: str, peers: frozenset[str], file_flag_keys: s
 
     reset = None if w in csh.locks else _reset_after(ce, w)  # a mutex's release is no reset
     if reset is not None and not (ch.producer is ch.consumer and not before("store")):
-        return _two_rounds(ch, name, origin, xgpu, until, bool(before("store")), reset)
+        pre_stores = before("store")
+        last = pre_stores[-1].index if pre_stores else prev
+        between = [e for e in pe if last < e.index < s.index and e.same_path(s) and e.kind in ("fence", "barrier")]
+        return _two_rounds(ch, name, origin, xgpu, until, bool(pre_stores), reset, between)
     war = ch.producer is ch.consumer and not before("store") and bool(before("load")) and bool(after("store"))
     pre = before("load" if war else "store")
     post = after("store" if war else "load")
-    block = bool(pre) and s.subset and any(e.ptr is not None and e.ptr.vector for e in pre)
+    block = bool(pre) and s.subset and any(e.ptr is not None and e.ptr.vector and not _same_threads(s, e)
+                                           for e in pre)
     split = w.subset and any(e.ptr is not None and e.ptr.vector for e in post)
 
     def first(loc: str, reg: str) -> dict:
@@ -250,9 +300,18 @@ def _reset_op(r: Event) -> dict:
     return {"exch": {"loc": "flag", "value": 0, "sem": _rmw_sem(r.sem), "scope": r.scope}}
 
 
-def _two_rounds(ch: Channel, name: str, origin: str, xgpu: bool, until: int, payload: bool, reset: Event) -> dict:
+def _order_op(e: Event) -> dict:
+    if e.kind == "barrier":
+        return {"bar.sync": {}}
+    return {"fence": {"sem": e.sem if e.sem in ("acq_rel", "sc") else "sc", "scope": e.scope}}
+
+
+def _two_rounds(ch: Channel, name: str, origin: str, xgpu: bool, until: int, payload: bool, reset: Event,
+                between: list[Event] | None = None) -> dict:
     """Two rounds through one flag that the consumer resets: the reset can race the second
-    signal (a hang), and each round's payload must be seen (MP-reset-race's shape)."""
+    signal (a hang), and each round's payload must be seen (MP-reset-race's shape). When the
+    producer waits for the reset before the second round, the first round's read must also
+    not see the second round's payload (the reset's write-after-read)."""
     s, w = ch.signal, ch.wait
     ready = [e for e in ch.producer.events if e.kind == "spin" and e.ptr is not None and s.ptr is not None
              and e.ptr.key == s.ptr.key and e.until == 0 and e.loop and e.loop == s.loop]
@@ -261,7 +320,7 @@ def _two_rounds(ch: Channel, name: str, origin: str, xgpu: bool, until: int, pay
         if ready and value == 2:
             p0.append({"spin": {"loc": "flag", "until": 0, "read": {"kind": "load", "sem": _load_sem(ready[0].sem),
                                                                    "scope": ready[0].scope}, "bound": 100000}})
-        p0 += [{"store": {"loc": "x", "value": value}}, _signal_op(s, until)]
+        p0 += [{"store": {"loc": "x", "value": value}}, *(_order_op(e) for e in between or ()), _signal_op(s, until)]
     p1: list[object] = [_spin(w, until), {"load": {"reg": "r1", "loc": "x"}}, _reset_op(reset),
                         {"spin": {**_spin(w, until)["spin"], "reg": "r2"}}, {"load": {"reg": "r3", "loc": "x"}}]
     home = 1 if xgpu else 0
@@ -269,29 +328,82 @@ def _two_rounds(ch: Channel, name: str, origin: str, xgpu: bool, until: int, pay
     return {
         "name": name,
         "title": f"{ch.producer.name} -> {ch.consumer.name}, two rounds through a reset flag (litmus lint)",
-        "description": (f"The flag raised at line {s.site.line} is waited for at line {w.site.line} and reset at "
-                        f"line {reset.site.line}; the producer raises it again for a second round"
+        "description": (f"The flag raised {_at(s, 'producer')} is waited for {_at(w, 'consumer')} and reset "
+                        f"{_at(reset, 'consumer')}; the producer raises it again for a second round"
                         + (" after waiting for the reset" if ready else "") + ". Target: a round's flag seen, its "
-                        "payload stale; may_hang: false is the kernel's claim that no wait hangs."
+                        "payload stale" + (" (or the first read sees the second round's)" if ready else "")
+                        + "; may_hang: false is the kernel's claim that no wait hangs."
                         + ("" if payload else " (The kernel writes no payload; x stands for the data the flag "
                                                 "guards.)")),
         "source": origin,
         "tags": ["lint", "reset"],
         "locations": {"x": {"init": 0, "home": home}, "flag": {"init": 0, "home": home}},
         "threads": {"P0": {"at": {"rank": 0, "cta": 0}, "do": p0}, "P1": {"at": at1, "do": p1}},
-        "exists": f"P1:r0 == {until} /\\ P1:r2 == {until} /\\ (P1:r1 == 0 \\/ P1:r3 != 2)",
+        "exists": f"P1:r0 == {until} /\\ P1:r2 == {until} /\\ (P1:r1 {'!= 1' if ready else '== 0'} \\/ P1:r3 != 2)",
         "expect": "forbidden",
         "may_hang": False,
         "why": "the kernel relies on it (litmus model says whether the PTX model agrees, hang included)",
     }
 
 
-def emit_yaml(kernels: list[KernelEvents], peers: frozenset[str], stem: str, origin: str,
-              file_flag_keys: set[str]) -> str:
-    """YAML text: one pattern per producer -> consumer channel of the file (empty if none)."""
-    docs = []
+def _at(e: Event, role: str) -> str:
+    """``at line N``, or, for a side the file lacks, by whom."""
+    return f"at line {e.site.line}" if e.site.line else f"by the {role} (not in this file)"
+
+
+def _pad_protocol(ch: Channel, name: str, peers: frozenset[str], origin: str) -> dict | None:
+    """For a barrier on peer memory whose send is ``while cas(pad, 0, 1) != 0`` and whose wait is
+    ``while cas(pad, 1, 0) != 1`` (symm_mem's), the barrier's own claim with the kernel's sem and
+    scope: every pad back at 0 (SYMM-barrier's shape). At gpu scope the pad CASes of two GPUs are
+    not morally strong, which the message-passing pattern alone does not show."""
+    s, w = ch.signal, ch.wait
+    if ch.producer is not ch.consumer or s.kind != "spin" or w.kind != "spin" or s.op != "cas" or w.op != "cas":
+        return None
+    if s.until != 0 or s.reset in (None, 0) or w.until in (None, 0) or w.reset != 0:
+        return None
+    if not any(e.ptr is not None and e.ptr.shared(peers) for e in (s, w)):
+        return None
+
+    def spin(loc: str, e: Event) -> dict:
+        return {"spin": {"loc": loc, "until": e.until, "read": {"kind": "cas", "reset": e.reset,
+                                                              "sem": _rmw_sem(e.sem), "scope": e.scope},
+                         "bound": 100000}}
+
+    return {
+        "name": f"{name}-pads",
+        "title": f"{ch.producer.name}: the signal pads return to 0 (litmus lint)",
+        "description": (f"The barrier of {ch.producer.name} (send at line {s.site.line}, wait at line "
+                        f"{w.site.line}) on two ranks, with the sem and scope as written: the send sets the peer's "
+                        "pad, the wait resets one's own. Target: a pad not back at 0 (the CASes are not atomic "
+                        "with each other)."),
+        "source": origin,
+        "tags": ["lint", "barrier"],
+        "locations": {"pad0": {"init": 0, "home": 0}, "pad1": {"init": 0, "home": 1}},
+        "threads": {"P0": {"at": {"rank": 0, "cta": 0}, "do": [spin("pad1", s), spin("pad0", w)]},
+                    "P1": {"at": {"rank": 1, "cta": 0}, "do": [spin("pad0", s), spin("pad1", w)]}},
+        "forall": "pad0 == 0 /\\ pad1 == 0",
+        "expect": "forbidden",
+        "why": "the barrier relies on it: each pad is set once and reset once",
+    }
+
+
+def documents(kernels: list[KernelEvents], peers: Peers, stem: str, origin: str,
+              file_flag_keys: set[str]) -> list[tuple[Channel, dict]]:
+    """Each producer -> consumer channel of the file with the pattern documents it gives (one,
+    or two for a barrier on signal pads: the message passing and the pads' protocol)."""
+    out = []
     for ch in channels(kernels, file_flag_keys, peers):
         own = ch.producer if ch.producer.events and ch.producer.events[0].site.line else ch.consumer
         name = re.sub(r"[^A-Za-z0-9-]", "-", f"LINT-{stem}-{own.name}")
-        docs.append(pattern_for(ch, name, peers, file_flag_keys, origin))
+        out.append((ch, pattern_for(ch, name, peers, file_flag_keys, origin)))
+        pads = _pad_protocol(ch, name, peers_of(peers, ch.producer.name), origin)
+        if pads is not None:
+            out.append((ch, pads))
+    return out
+
+
+def emit_yaml(kernels: list[KernelEvents], peers: Peers, stem: str, origin: str,
+              file_flag_keys: set[str]) -> str:
+    """YAML text: the patterns of every producer -> consumer channel of the file (empty if none)."""
+    docs = [d for _, d in documents(kernels, peers, stem, origin, file_flag_keys)]
     return "---\n".join(yaml.safe_dump(d, sort_keys=False, width=110, default_flow_style=None) for d in docs)

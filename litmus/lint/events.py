@@ -4,8 +4,11 @@ user's ``file:line``.  What cannot be told from the TTIR is collected as notes."
 
 from __future__ import annotations
 
+import ast
+import functools
 import re
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from litmus.lint.asm import AsmAccess, summarize
 from litmus.lint.ttir import Frame, Function, Op, Region, Value, constant, walk
@@ -131,9 +134,46 @@ class KernelEvents:
     notes: list[str] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=64)
+def _statement_starts(file: str) -> dict[int, int]:
+    """Line -> the first line of the statement it belongs to, for the lines of multi-line
+    statements (a compound statement's header only) of ``file``; empty if it does not parse."""
+    try:
+        tree = ast.parse(Path(file).read_text())
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    starts: dict[int, int] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt) or node.end_lineno is None or node.end_lineno == node.lineno:
+            continue
+        body = getattr(node, "body", None)
+        last = (body[0].lineno - 1 if isinstance(body, list) and body and isinstance(body[0], ast.AST)
+                else node.end_lineno)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for line in range(node.lineno + 1, last + 1):
+            # the innermost statement wins (ast.walk visits outer statements first)
+            starts[line] = node.lineno
+    return starts
+
+
+def statement_lines(file: str, line: int) -> set[int]:
+    """``line`` and the other lines of the statement that starts there (the compiled code's
+    ``.loc`` markers may name any of them)."""
+    return {line} | {other for other, start in _statement_starts(file).items() if start == line}
+
+
+def _start(frame: Frame) -> Frame:
+    """``frame`` at the first line of its statement: Triton versions put the location of a
+    call that spans lines on its first line (3.9) or its last (3.6)."""
+    start = _statement_starts(frame.file).get(frame.line)
+    return replace(frame, line=start, col=0) if start is not None else frame
+
+
 def _site(frames: tuple[Frame, ...], user_file: str) -> Site:
     """The outermost frame in the user's file (the kernel's own line), with the frames it
     was inlined from (helpers), innermost first."""
+    frames = tuple(_start(f) for f in frames)
     mine = [f for f in frames if f.file == user_file] or list(frames)
     if not mine:
         return Site(user_file, 0)
@@ -352,10 +392,14 @@ class _Extractor:
         return summarize(m.group(1) if m else "")
 
     def asm_pointer(self, op: Op) -> Pointer | None:
+        def vector(v: Value) -> bool:  # a scalar pointer operand is one address, as a scalar tl.store's
+            text = v.type or (v.op.result_type if v.op else "")
+            return not text.startswith("!tt.ptr")
+
         for v in op.operands:
             if v.type.startswith("!tt.ptr") or "ptr" in (v.op.result_type if v.op else v.type):
-                return self.pointer(v, True, _shape(op))
-        return self.pointer(op.operands[0], True, _shape(op)) if op.operands else None
+                return self.pointer(v, vector(v), _shape(op))
+        return self.pointer(op.operands[0], vector(op.operands[0]), _shape(op)) if op.operands else None
 
     def asm_event(self, op: Op, a: AsmAccess, loop: int) -> Event:
         site = self.site(op)

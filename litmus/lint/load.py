@@ -74,6 +74,12 @@ def import_file(path: Path) -> Any:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
+    except SyntaxError as exc:  # the file itself does not parse: its line, not the import machinery's
+        here = exc.filename is None or Path(exc.filename).resolve() == path.resolve()
+        where = str(path) if here else str(exc.filename)
+        by = "" if here else f", in a module {path} imports"
+        raise LitmusError.at(where, exc.lineno, f"{type(exc).__name__}: {exc.msg}{by}; fix it there: litmus lint "
+                             "imports the file to find its @triton.jit kernels", column=exc.offset) from None
     except Exception as exc:
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).resolve() == path.resolve()]
         line = frames[-1].lineno if frames else None
@@ -101,7 +107,11 @@ def _called_names(fn: Any) -> set[str]:
 def find_kernels(path: str | Path, only: str | None = None) -> list[FoundKernel]:
     """The kernels of the file at ``path`` (or the one called ``only``), in source order."""
     p = Path(path)
-    module = import_file(p)
+    return kernels_of(import_file(p), p, only)
+
+
+def kernels_of(module: Any, p: Path, only: str | None = None) -> list[FoundKernel]:
+    """The kernels defined in file ``p`` among the globals of ``module`` (or the one called ``only``)."""
     jitted = {}
     for attr, obj in vars(module).items():
         if attr.startswith("__") or not is_jit(obj):

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from pathlib import Path
 
 KERNELS = Path(__file__).parent / "kernels"
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:  # `from tests.lint.conftest import ...` under the `pytest` script too
+    sys.path.insert(0, str(REPO))
 
 
 def kernel_file(name: str) -> Path:

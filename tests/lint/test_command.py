@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from litmus.cli import main
@@ -121,3 +122,108 @@ def test_emit_yaml_errors(tmp_path: Path) -> None:
                  "    tl.store(x, 1.0)\n")
     r = run(str(f), "--emit-yaml", str(tmp_path / "q.yaml"))
     assert r.exit_code == 2 and "no kernel here raises or waits for a flag" in r.output
+
+
+HEADER = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+
+
+def test_a_syntax_error_names_its_line_and_column(tmp_path: Path) -> None:
+    f = tmp_path / "k.py"
+    f.write_text(HEADER + "def k(x: '*fp32'):\n    tl.store(x, 1.0\n")
+    r = run(str(f))
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert f"error: {f}:7:13: SyntaxError: '(' was never closed; fix it there" in r.output
+
+
+def test_an_import_error_names_the_import_line(tmp_path: Path) -> None:
+    f = tmp_path / "k.py"
+    f.write_text("import triton\nimport no_such_module_here\n")
+    r = run(str(f))
+    assert r.exit_code == 2 and f"error: {f}:2: importing the file failed: ModuleNotFoundError" in r.output
+
+
+def test_a_compile_error_names_the_failing_statement(tmp_path: Path) -> None:
+    f = tmp_path / "k.py"
+    f.write_text(HEADER + "def k(x: '*fp32'):\n    offs = tl.arange(0, 3)\n    tl.store(x + offs, 1.0)\n")
+    r = run(str(f))
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    # the line of tl.arange (not the decorator's), and Triton's message (not its `at 2:11:` header)
+    assert f"error: {f}:7: triton " in r.output and "arange's range must be a power of 2 (fix this line" in r.output
+
+
+def test_no_kernels_and_an_unknown_kernel(tmp_path: Path) -> None:
+    f = tmp_path / "k.py"
+    f.write_text("def k(x):\n    return x\n")
+    r = run(str(f))
+    assert r.exit_code == 2 and "no @triton.jit kernels found" in r.output
+    r = run(str(kernel_file("iris_ok")), "--kernel", "nope")
+    assert r.exit_code == 2 and "no @triton.jit function called 'nope' here; found: get_consumer" in r.output
+
+
+def test_a_target_the_backend_does_not_know_says_so_without_the_compilers_dump(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    for target in ("hip:gfx000", "cuda:20"):
+        r = run(str(kernel_file("tritonbench_lock")), "--kernel", "splitk_fixup_ok", "--target", target)
+        assert r.exit_code == 2, r.output
+        assert f"could not compile kernel splitk_fixup_ok for {target}" in r.output
+        assert "has no" in r.output and "backend for this architecture: give a --target it supports" in r.output
+        out, err = capfd.readouterr()  # what the compiler wrote to the file descriptors
+        assert "MLIR" not in out + err and "reproducer" not in out + err and "ptxas" not in out + err, out + err
+
+
+def test_a_misspelt_peer_is_refused(tmp_path: Path) -> None:
+    r = run(str(kernel_file("iris_ok")), "--peer", "flags")
+    assert r.exit_code == 2
+    assert "--peer flags (peers=): no kernel linted here" in r.output and "flag, from_rank" in r.output
+    f = tmp_path / "k.py"
+    f.write_text("LITMUS_LINT = {'k': {'peer': ['flags']}}\n" + HEADER
+                 + "def k(flag: '*i32'):\n    tl.atomic_xchg(flag, 1, sem='release', scope='gpu')\n")
+    r = run(str(f))
+    assert r.exit_code == 2 and f"{f}:6: LITMUS_LINT['k']['peer'] names flags, not a parameter of kernel k" in r.output
+
+
+def test_kernel_alone_reads_its_file_mates_spins() -> None:
+    r = run(str(kernel_file("rule_shapes")), "--kernel", "plain_signal")
+    assert r.exit_code == 1 and "1 kernel(s) [plain_signal]" in r.output
+    assert f"rule_shapes.py:{line_of('rule_shapes', 'plain-signal')}: relaxed-signal: " in r.output
+
+
+def test_the_report_prints_every_limit() -> None:
+    from litmus.lint.api import LIMITS
+
+    r = run(str(kernel_file("iris_ok")))
+    tail = r.output.split("not seen by the linter:\n", 1)[1]
+    assert tail.splitlines() == [f"  - {limit}" for limit in LIMITS] and len(LIMITS) == 8
+
+
+def test_a_backend_that_ends_the_process_is_an_error_not_exit_1(monkeypatch: pytest.MonkeyPatch,
+                                                               capfd: pytest.CaptureFixture[str]) -> None:
+    # triton 3.6's AMD backend ends the process on PTX inline asm (LLVM's fatal error: exit 1, the
+    # status of an incorrect finding); the hip compile of a file with inline asm runs in a child
+    import os
+
+    import litmus.lint.compile as compile_mod
+
+    def dies(*args: object) -> None:
+        os.write(2, b"LLVM ERROR: unknown asm constraint ' '\n")
+        os._exit(1)
+
+    monkeypatch.setattr(compile_mod, "_compile", dies)
+    r = run(str(kernel_file("symm_mem_barrier")), "--kernel", "pattern1_ok", "--target", "hip:gfx942")
+    assert r.exit_code == 2, r.output
+    assert "the hip backend ended the compiler process: LLVM ERROR: unknown asm constraint" in r.output
+    assert "lint it with a --target it is written for" in r.output
+    out, err = capfd.readouterr()
+    assert "LLVM ERROR" not in out + err
+
+
+def test_ptx_asm_that_a_hip_compile_lets_through_is_said_not_judged_silently() -> None:
+    r = run(str(kernel_file("variants")), "--kernel", "volatile_store_signal", "--target", "hip:gfx942")
+    if r.exit_code == 2:  # triton 3.6's AMD backend rejects the asm: an error that says why
+        assert "lint it with a --target it is written for" in r.output
+        return
+    line = line_of("variants", "volatile-store")
+    assert f"variants.py:{line}: inline asm `st.volatile.global.b32 [$1], 1` is read as PTX, but the target is " \
+           "hip:gfx942" in r.output
+    assert "lint it with the cuda target its asm is written for" in r.output
+    assert "is read as PTX, but" not in run(str(kernel_file("variants")), "--kernel", "volatile_store_signal").output

@@ -14,10 +14,13 @@ CASES = [
     ("iris_broken", {"LINT-iris-broken-put-producer": True, "LINT-iris-broken-get-producer": True}),
     ("tritonbench_lock", {"LINT-tritonbench-lock-splitk-fixup-ok": False,
                           "LINT-tritonbench-lock-splitk-fixup-broken": True}),
-    ("symm_mem_barrier", {"LINT-symm-mem-barrier-pattern0-ok": False, "LINT-symm-mem-barrier-pattern0-broken": True,
-                          "LINT-symm-mem-barrier-pattern1-ok": False, "LINT-symm-mem-barrier-pattern1-nopre": True,
-                          "LINT-symm-mem-barrier-pattern1-nopost": True, "LINT-symm-mem-barrier-pattern2-ok": False,
-                          "LINT-symm-mem-barrier-pattern2-broken": True}),
+    # each barrier also gives its pads' protocol (-pads), sound at sys scope in every form
+    ("symm_mem_barrier", {**{f"LINT-symm-mem-barrier-{k}": bad for k, bad in (
+        ("pattern0-ok", False), ("pattern0-broken", True), ("pattern1-ok", False), ("pattern1-nopre", True),
+        ("pattern1-nopost", True), ("pattern2-ok", False), ("pattern2-broken", True))},
+        **{f"LINT-symm-mem-barrier-{k}-pads": False for k in (
+            "pattern0-ok", "pattern0-broken", "pattern1-ok", "pattern1-nopre", "pattern1-nopost", "pattern2-ok",
+            "pattern2-broken")}}),
     ("triton_tutorial_lock", {"LINT-triton-tutorial-lock-dw-accumulate-ok": False,
                               "LINT-triton-tutorial-lock-dw-accumulate-nobarrier": True,
                               "LINT-triton-tutorial-lock-dw-accumulate-plain-unlock": True}),
@@ -76,3 +79,64 @@ def test_a_side_the_file_lacks_is_the_catalogs_correct_one() -> None:
     producer = lint_file(kernel_file("iris_ok"), "put_producer")
     [t] = load_text(producer.emit_yaml())
     assert t.thread("P1").instrs[0].read.sem == "acquire" and not check(t).target_reachable
+
+
+def _variant(kernel: str) -> dict:
+    from litmus.lint import lint_file
+    from tests.lint.conftest import kernel_file
+
+    return {t.id: t for t in load_text(lint_file(kernel_file("variants"), kernel).emit_yaml())}
+
+
+def test_a_pad_barrier_at_gpu_scope_breaks_the_pads_protocol() -> None:
+    # pattern 0: no data of the kernel's own, so the message passing is sound; the pads are not
+    tests = _variant("pad_barrier_gpu_nodata")
+    assert not check(tests["LINT-variants-pad-barrier-gpu-nodata"]).target_reachable
+    pads = tests["LINT-variants-pad-barrier-gpu-nodata-pads"]
+    assert pads.condition.text == "pad0 == 0 /\\ pad1 == 0" and check(pads).target_reachable
+    assert [i.read.scope for i in pads.thread("P0").instrs] == ["gpu", "gpu"]
+    assert not check(_variant("pad_barrier_acqrel")["LINT-variants-pad-barrier-acqrel-pads"]).target_reachable
+
+
+def test_a_strong_store_signal_keeps_its_sem() -> None:
+    [t] = _variant("release_store_signal").values()
+    signal = t.thread("P0").instrs[-1]
+    assert (type(signal).__name__, signal.sem, signal.scope) == ("Store", "release", "sys")
+    assert not check(t).target_reachable
+
+
+def test_a_per_element_flag_adds_no_second_storing_thread() -> None:
+    from litmus.lint import lint_file
+    from tests.lint.conftest import kernel_file
+
+    [t] = load_text(lint_file(kernel_file("rule_shapes"), "flag_per_element").emit_yaml())
+    assert [th.name for th in t.threads] == ["P0", "P1"] and not check(t).target_reachable
+
+
+def test_two_rounds_keep_the_producers_fence() -> None:
+    # fence_then_relaxed_signal is paired with relaxed_reset in its file: the fence is in each round
+    [t] = [t for t in load_text(linted("rule_shapes").emit_yaml()) if t.id.endswith("fence-then-relaxed-signal")]
+    assert [type(i).__name__ for i in t.thread("P0").instrs] == ["Store", "Fence", "Rmw", "Store", "Fence", "Rmw"]
+
+
+def test_a_side_the_file_lacks_takes_part_in_the_reset() -> None:
+    from litmus.lint import lint_file
+    from tests.lint.conftest import kernel_file
+
+    def alone(kernel: str):
+        [t] = load_text(lint_file(kernel_file("rule_shapes"), kernel).emit_yaml())
+        return t, check(t)
+
+    # a flag raised every round: the catalog's consumer resets it, and the model finds the hang
+    t, m = alone("signal_every_round")
+    assert "Rmw" in [type(i).__name__ for i in t.thread("P1").instrs] and m.possible_hang
+    # the producer waits for the reset first: the same consumer is then sound
+    t, m = alone("signal_after_reset")
+    assert [type(i).__name__ for i in t.thread("P0").instrs] == ["Store", "Rmw", "Spin", "Store", "Rmw"]
+    assert not m.possible_hang and not m.target_reachable
+    # a consumer's release reset, with the catalog's producer (which waits for the reset): sound
+    t, m = alone("release_reset")
+    assert t.thread("P0").instrs[2].until == 0 and not m.possible_hang and not m.target_reachable
+    # a relaxed reset: the first read may see the second round's payload (the write-after-read)
+    t, m = alone("relaxed_reset")
+    assert "P1:r1 != 1" in t.condition.text and m.target_reachable

@@ -6,6 +6,7 @@ from __future__ import annotations
 from litmus.codegen import generate, load_kernel
 from litmus.codegen.layout import KERNEL_SIGNATURE
 from litmus.codegen.options import CodegenOptions
+from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.lint.api import LintReport, lint_kernels
 from litmus.lint.load import FoundKernel
@@ -23,12 +24,21 @@ def lint_generated(test: LitmusTest) -> LintReport:
 
 
 def test_one_generated_kernel_per_catalog_pattern_lints() -> None:
-    firsts: dict[str, LitmusTest] = {}
+    by_pattern: dict[str, list[LitmusTest]] = {}
     for t in load_tests(["catalog"]):
-        firsts.setdefault(t.name, t)
-    spins = 0
-    for t in firsts.values():
-        events = [e for k in lint_generated(t).kernels for e in k.events.events]
-        assert any(e.kind in ("load", "store", "atomic", "spin") for e in events), t.id
-        spins += any(e.kind == "spin" for e in events)
-    assert len(firsts) >= 20 and spins >= 5  # the spin patterns' generated loops are recognised
+        by_pattern.setdefault(t.name, []).append(t)
+    spins = linted = 0
+    for variants in by_pattern.values():
+        for t in variants:  # the first variant whose generated kernel Triton compiles
+            try:
+                report = lint_generated(t)
+            except LitmusError as err:
+                # a kernel Triton itself rejects is `unsupported` in the audit, not the linter's to read
+                assert "could not compile kernel litmus_grid" in str(err), str(err)
+                continue
+            events = [e for k in report.kernels for e in k.events.events]
+            assert any(e.kind in ("load", "store", "atomic", "spin") for e in events), t.id
+            spins += any(e.kind == "spin" for e in events)
+            linted += 1
+            break
+    assert linted >= 20 and spins >= 5  # the spin patterns' generated loops are recognised

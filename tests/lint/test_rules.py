@@ -103,7 +103,7 @@ def test_vllm_two_slot_counter_barrier() -> None:
 
 
 @pytest.mark.parametrize("name", ["symm_mem_barrier", "iris_broken", "tritonbench_lock", "vllm_barrier",
-                                  "triton_tutorial_lock", "rule_shapes"])
+                                  "triton_tutorial_lock", "rule_shapes", "variants"])
 def test_every_finding_is_one_the_model_calls_incorrect(name: str) -> None:
     report = linted(name)
     assert report.findings and report.incorrect == report.findings
@@ -131,3 +131,39 @@ def test_rule_shapes() -> None:
     notes = "\n".join(linted(name).notes)
     assert "kernel reduction raises and waits for no flag" in notes
     assert "flag_per_element raises" not in notes
+
+
+def test_variants() -> None:
+    name = "variants"
+    assert found(name) == {
+        ("peer-scope", "marked_peer_cta", line_of(name, "cta-scope"), "MP[relacq-xgpu-cta]"),
+        ("peer-scope", "cas_wait_peer_gpu", line_of(name, "cas-scope"), "MP-iris[relacq-gpu-xgpu]"),
+        ("relaxed-signal", "volatile_store_signal", line_of(name, "volatile-store"), "MP-mixed[volatile-xgpu]"),
+        ("relaxed-signal", "relaxed_cas_signal", line_of(name, "relaxed-cas"), "MP-iris[relaxed-signal-sys]"),
+        ("peer-scope", "pad_barrier_gpu", line_of(name, "pad-gpu"), "SYMM-barrier[relaxed-gpu-xgpu]"),
+        ("peer-scope", "pad_barrier_gpu_nodata", line_of(name, "p0-gpu-send"), "SYMM-barrier[relaxed-gpu-xgpu]"),
+        ("peer-scope", "pad_barrier_gpu_nodata", line_of(name, "p0-gpu-wait"), "SYMM-barrier[relaxed-gpu-xgpu]"),
+        ("volatile-poll", "pad_barrier_relaxed_wait", line_of(name, "pad-relaxed-wait"),
+         "SYMM-barrier-p1[recipes-nobar-acq-sys]"),
+        ("volatile-poll", "relaxed_spin_block", line_of(name, "relaxed-spin"), "MP-block-consumer[bar-relaxed-sys]"),
+        ("consumer-block", "asm_wait_nobar", line_of(name, "asm-wait"), "MP-block-consumer[nobar-acquire-sys]"),
+        ("signal-reuse", "cas_signal_every_round", line_of(name, "cas-reuse"),
+         "MP-reset-race[iris-cas-signal-cas-reset]"),
+    }
+    # the sound forms: sys scope, a release store or CAS, the acq_rel barrier, an acquire spin, a
+    # barrier after the asm wait, a wait for the reset before each CAS signal
+    assert not kernels_with_findings(name) & {
+        "marked_peer_sys", "cas_wait_peer_sys", "release_store_signal", "release_cas_signal", "pad_barrier_acqrel",
+        "acquire_spin_block", "asm_wait_bar", "cas_signal_after_reset"}
+    f = next(f for f in linted(name).findings if f.rule == "consumer-block")
+    assert f.related[0].line == line_of(name, "asm-wait-load")
+    # the LITMUS_LINT mark on one kernel is not another's: flag is a plain argument elsewhere
+    assert {k.name: sorted(k.peers) for k in linted(name).kernels}["relaxed_cas_signal"] == []
+
+
+def test_every_catalog_variant_a_rule_names_is_found_in_some_test_kernel() -> None:
+    from litmus.lint.rules import CATALOG_VARIANTS
+    from tests.lint.conftest import KERNELS
+
+    seen = {f.pattern for p in KERNELS.glob("*.py") for f in linted(p.stem).findings}
+    assert seen == set(CATALOG_VARIANTS)

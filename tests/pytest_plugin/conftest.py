@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import shutil
+import sys
 from pathlib import Path
 from typing import Callable
 
@@ -20,6 +21,8 @@ import yaml  # noqa: F401
 # honours pytest_plugins in the top-level conftest.
 
 REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:  # `from tests.patterns import ...` under the `pytest` script too (not only python -m)
+    sys.path.insert(0, str(REPO))
 CATALOG = REPO / "catalog"
 
 

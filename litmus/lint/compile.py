@@ -11,7 +11,7 @@ import re
 import sys
 import tempfile
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -226,4 +226,31 @@ def compile_kernel(fn: Any, sig: KernelSignature, target: str, num_warps: int = 
     text = "".join(output)
     if text.strip():  # what the kernel itself printed at compile time (tl.static_print) stays visible
         sys.stderr.write(text)
-    return result
+    return _relocated(result, sig.file)
+
+
+_LOC_FILE = re.compile(r'loc\("([^"]+)"')
+
+
+def _relocated(compiled: CompiledText, file: str) -> CompiledText:
+    """``compiled`` with its line-table paths pointing at ``file``, where triton's cache served
+    a compile of the same source from another place: triton keys its cache by the source, not
+    the path, so the TTIR of a copy (another checkout, a moved file) names the first one's
+    path. A path is taken for ``file`` only when its name is the same and its text is identical
+    (or it no longer exists)."""
+    if not file or not Path(file).is_file():
+        return compiled
+    here = str(Path(file).resolve())
+    mine = _file_text(here)
+    stale = {p for p in _LOC_FILE.findall(compiled.ttir + compiled.ttgir)
+             if p != here and Path(p).name == Path(here).name
+             and (not Path(p).exists() or _file_text(p) == mine)}
+    if not stale:
+        return compiled
+
+    def fix(text: str) -> str:
+        for p in stale:
+            text = text.replace(f'"{p}"', f'"{here}"')
+        return text
+
+    return replace(compiled, ttir=fix(compiled.ttir), ttgir=fix(compiled.ttgir), asm=fix(compiled.asm))

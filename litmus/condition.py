@@ -7,7 +7,7 @@ Grammar (shared by the YAML catalog and PTX ``.litmus`` files)::
     conj   := unary (('/\\' | '&&' | 'and') unary)*
     unary  := ('~' | 'not' | '!') unary | '(' prop ')' | 'true' | cmp
     cmp    := term ('==' | '=' | '!=' | '<' | '<=' | '>' | '>=') term
-    term   := THREAD ':' REG | LOCATION | INT
+    term   := THREAD ':' REG | LOCATION | INT       (INT: decimal, or hex 0x...)
 
 ``THREAD`` is ``P1`` or just ``1`` (herd accepts both); it is normalised to ``P1``.
 A single ``=`` means ``==``.
@@ -79,7 +79,7 @@ def target_reachable(kind: str, holds: list[bool]) -> bool:
 _TOKEN = re.compile(
     r"\s*(?:(?P<op>/\\|\\/|\|\||&&|==|!=|<=|>=|<|>|=|~|!|\(|\))"
     r"|(?P<reg>(?:P)?\d+:[A-Za-z_][A-Za-z0-9_]*)"
-    r"|(?P<int>-?\d+)"
+    r"|(?P<int>-?0[xX][0-9a-fA-F]+|-?\d+)"
     r"|(?P<name>[A-Za-z_][A-Za-z0-9_.\[\]]*))"
 )
 
@@ -218,7 +218,7 @@ class _Parser:
                 thread = "P" + thread
             return RegRef(thread, reg)
         if kind == "int":
-            return Const(int(val))
+            return Const(int(val, 16) if "x" in val.lower() else int(val))
         if kind == "name":
             return LocRef(val)
         raise ConditionSyntaxError(

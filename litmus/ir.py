@@ -43,6 +43,12 @@ RmwOp = Literal["cas", "exch", "add", "and", "or", "xor", "min", "max", "inc", "
 RMW_OPS: tuple[str, ...] = ("cas", "exch", "add", "and", "or", "xor", "min", "max", "inc", "dec")
 COMPUTE_OPS: tuple[str, ...] = ("add", "sub", "mul", "and", "or", "xor", "shl", "shr")
 
+LOCATION_BITS: tuple[int, ...] = (8, 16, 32, 64)
+"""The widths a location, a view or a scalar access may have (PTX scalars are at most 64 bits)."""
+DEFAULT_BITS = 32
+VECTOR_SIZES: tuple[int, ...] = (2, 4)
+"""Element counts of a vector access (PTX ``.v2``, ``.v4``)."""
+
 CondKind = Literal["exists", "not_exists", "forall"]
 Expect = Literal["forbidden", "allowed"]
 
@@ -72,7 +78,11 @@ Operand = Union[Reg, Const]
 
 @dataclass(frozen=True)
 class Load:
-    """``reg := [loc]``.  ``sem`` in LOAD_SEMS.  ``volatile`` implies relaxed.sys."""
+    """``reg := [loc]``.  ``sem`` in LOAD_SEMS.  ``volatile`` implies relaxed.sys.
+
+    ``group``: the loads of one vector instruction (``ld.v2``/``ld.v4``) share a group number
+    (unique in the test) and are consecutive in the thread, one per element, each on an element
+    view (:func:`element_name`); they have no program order among themselves."""
 
     reg: str
     loc: str
@@ -81,11 +91,14 @@ class Load:
     volatile: bool = False
     line: int | None = None
     proxy: str = "generic"
+    group: int | None = None
 
 
 @dataclass(frozen=True)
 class Store:
-    """``[loc] := value``.  ``sem`` in STORE_SEMS.  ``volatile`` implies relaxed.sys."""
+    """``[loc] := value``.  ``sem`` in STORE_SEMS.  ``volatile`` implies relaxed.sys.
+
+    ``group``: as :attr:`Load.group`, for the element stores of one vector store."""
 
     loc: str
     value: Operand
@@ -94,6 +107,7 @@ class Store:
     volatile: bool = False
     line: int | None = None
     proxy: str = "generic"
+    group: int | None = None
 
 
 @dataclass(frozen=True)
@@ -266,7 +280,14 @@ MEMORY_INSTRS = (Load, Store, Rmw, Spin)
 
 @dataclass(frozen=True)
 class Location:
-    """A memory location: ``home`` is the rank (GPU) whose memory holds it."""
+    """A memory location: ``home`` is the rank (GPU) whose memory holds it.
+
+    ``bits``: its width (:data:`LOCATION_BITS`).  A *view* (``view_of`` set) is no memory of
+    its own: it names bytes ``[offset, offset + bits // 8)`` of location ``view_of`` (never
+    itself a view), aligned to its size; its ``init`` and ``home`` are those bytes' initial
+    value and the home of ``view_of``.  Values are little-endian: byte ``k`` of a location is
+    bits ``8k .. 8k+7`` of its value.
+    """
 
     name: str
     init: int = 0
@@ -274,10 +295,21 @@ class Location:
     line: int | None = None
     alias_of: str | None = None  # ``name @ <alias_proxy> aliases <alias_of>`` (PTX proxies)
     alias_proxy: str = "generic"
+    bits: int = DEFAULT_BITS
+    view_of: str | None = None
+    offset: int = 0  # bytes into ``view_of``
+
+    @property
+    def is_element(self) -> bool:
+        """Whether this is the element view of a vector access (named by :func:`element_name`,
+        made by the loader; not an observable)."""
+        return self.view_of is not None and "[" in self.name
 
     def physical(self, test: "LitmusTest") -> str:
-        """The location whose memory this name denotes (itself unless it is an alias)."""
-        return self.name if self.alias_of is None else test.location(self.alias_of).physical(test)
+        """The location whose memory this name denotes (itself unless it is an alias, or a view:
+        then the location whose bytes it names)."""
+        base = self.alias_of if self.alias_of is not None else self.view_of
+        return self.name if base is None else test.location(base).physical(test)
 
     def generic_address(self, test: "LitmusTest") -> str:
         """The generic virtual address of this name: a generic alias is its own; a texture,
@@ -435,6 +467,11 @@ class LitmusTest:
                 return t
         raise KeyError(name)
 
+    def uses_widths(self) -> bool:
+        """Whether the test has a location that is not 32 bits wide, a view or a vector access."""
+        return any(l.bits != DEFAULT_BITS or l.view_of is not None for l in self.locations) or any(
+            getattr(i, "group", None) is not None for t in self.threads for i in t.instrs)
+
     def uses_proxies(self) -> bool:
         """Whether the test has an aliased location, a non-generic access or a proxy fence."""
         return any(l.alias_of is not None for l in self.locations) or any(
@@ -445,6 +482,12 @@ class LitmusTest:
     def ranks(self) -> tuple[int, ...]:
         """The sorted distinct ranks used by threads and location homes."""
         return tuple(sorted({t.rank for t in self.threads} | {l.home for l in self.locations}))
+
+
+def element_name(loc: str, vec: int, index: int) -> str:
+    """The element view of element ``index`` of a ``vec``-element vector access to ``loc``:
+    ``word.v2[1]`` (a name no YAML location can have)."""
+    return f"{loc}.v{vec}[{index}]"
 
 
 def scope_includes(scope: str, a: Thread, b: Thread) -> bool:

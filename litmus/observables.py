@@ -44,5 +44,6 @@ def observable_registers(test: LitmusTest) -> tuple[tuple[str, str], ...]:
 
 def observables(test: LitmusTest) -> tuple[str, ...]:
     """Outcome keys: every observable register as ``"P1:r0"``, then every location name in
-    declaration order."""
-    return tuple(f"{t}:{r}" for t, r in observable_registers(test)) + tuple(l.name for l in test.locations)
+    declaration order (views included; the element views of vector accesses left out)."""
+    return tuple(f"{t}:{r}" for t, r in observable_registers(test)) + tuple(
+        l.name for l in test.locations if not l.is_element)

@@ -400,6 +400,18 @@ def drop_dead_assignments(lines: list[str]) -> list[str]:
         lines = [ln for ln in lines if not ((m := _ASSIGN.match(ln)) and m.group(1) in dead)]
 
 
+def _widths_problem(test: LitmusTest) -> Problem:
+    """Where ``test`` first uses a width other than 32 bits, a view or a vector access."""
+    why = "widths other than 32 bits are not generated yet"
+    for l in test.locations:
+        if l.view_of is not None or l.bits != 32:
+            what = f"view {l.name} of {l.view_of}" if l.view_of is not None else f"{l.bits}-bit location {l.name}"
+            return Problem(test.source_file, l.line, None, f"{test.id}: {why} ({what}); the model checks it")
+    ins = next(i for t in test.threads for i in t.instrs if getattr(i, "group", None) is not None)
+    return Problem(test.source_file, getattr(ins, "line", None), None,
+                   f"{test.id}: {why} (a vector access); the model checks it")
+
+
 def generate(test: LitmusTest, options: CodegenOptions | None = None) -> KernelSource:
     """Triton source module for ``test``; raises ``UnsupportedError`` for constructs with no Triton form."""
     options = options or CodegenOptions()
@@ -410,6 +422,8 @@ def generate(test: LitmusTest, options: CodegenOptions | None = None) -> KernelS
                                        f"{test.id}: no Triton form: location {l.name} aliases {l.alias_of} "
                                        f"through the {l.alias_proxy} proxy (Triton has one generic "
                                        "address per buffer); the model checks it under ptx75"))
+    if test.uses_widths():
+        raise UnsupportedError(_widths_problem(test))
     for t in test.threads:
         if (bad := branch_problem(t)) is not None:
             raise UnsupportedError(Problem(test.source_file, bad[0], None, f"{test.id}: no Triton form: {bad[1]}"))

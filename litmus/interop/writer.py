@@ -68,6 +68,7 @@ _RESERVED = {"exists", "forall", "locations", "filter"}
 
 def write_litmus(test: LitmusTest) -> str:
     """The PTX ``.litmus`` text of ``test`` (see the module docstring for what is not kept)."""
+    _check_widths(test)
     _check_names(test)
     notes: list[str] = []
     annotations: list[Annotation] = []
@@ -110,6 +111,22 @@ def _table(rows: list[list[str]]) -> list[str]:
 def _fail(test: LitmusTest, message: str) -> LitmusError:
     return LitmusError.at(test.source_file, test.source_line,
                           f"cannot write {test.id} as a PTX .litmus file: {message}")
+
+
+def _check_widths(test: LitmusTest) -> None:
+    """Access widths, views and vectors have no .litmus form here: a located error."""
+    if not test.uses_widths():
+        return
+    fix = "not expressible in .litmus (the writer has 32-bit locations only); check it from the YAML"
+    for loc in test.locations:
+        if loc.view_of is not None or loc.bits != 32:
+            what = f"view {loc.name} of {loc.view_of}" if loc.view_of is not None else f"{loc.bits}-bit location {loc.name}"
+            raise LitmusError.at(test.source_file, loc.line, f"cannot write {test.id} as a PTX .litmus file: {what} is {fix}")
+    for t in test.threads:
+        for i in t.instrs:
+            if getattr(i, "group", None) is not None:
+                raise LitmusError.at(test.source_file, getattr(i, "line", None),
+                                     f"cannot write {test.id} as a PTX .litmus file: the vector access of {t.name} is {fix}")
 
 
 def _check_names(test: LitmusTest) -> None:

@@ -10,6 +10,7 @@ from litmus.errors import LitmusError
 from litmus.ir import LitmusTest, ProxyFence
 from litmus.model.barriers import BarrierOutcome, barrier_outcomes
 from litmus.model.executions import build_frame, consistent_finals, test_traces
+from litmus.model.layout import Layout, memory_layout
 from litmus.model.ptx import PTX
 from litmus.model.ptx75 import PTX75
 from litmus.model.relations import Model, bits
@@ -44,14 +45,23 @@ def check(test: LitmusTest, model: str = DEFAULT_MODEL, unroll: int = DEFAULT_UN
         raise LitmusError(f"unknown memory model {model!r}; choose one of {', '.join(sorted(MODELS))}")
     if not m.proxies and test.uses_proxies():
         _refuse_proxies(test, m)
+    return _check(test, m, unroll, memory_layout(test), start)
+
+
+def _check(test: LitmusTest, m: Model, unroll: int, layout: Layout | None, start: float) -> ModelResult:
+    """``check`` with the granules ``layout`` (None: the historical path of a test without
+    widths; the laws force a layout on such tests to compare the two)."""
     keys = observables(test)
-    per_thread = test_traces(test, unroll)
+    per_thread = test_traces(test, unroll, layout)
     states: set[State] = set()
     hang = False
     seen_hangs: set[tuple] = set()
     places = [(t.rank, t.cta) for t in test.threads]
-    init = {l.name: l.init for l in test.locations}
-    aliases = {l.name: l.physical(test) for l in test.locations if l.alias_of is not None}
+    if layout is None:
+        init = {l.name: l.init for l in test.locations}
+        aliases = {l.name: l.physical(test) for l in test.locations if l.alias_of is not None}
+    else:
+        init, aliases = dict(layout.init), {}
     needs = [[_needs(tr, init) for tr in trs] for trs in per_thread]
     gives = [[_gives(tr) for tr in trs] for trs in per_thread]
     thread_names = [t.name for t in test.threads]
@@ -73,20 +83,27 @@ def check(test: LitmusTest, model: str = DEFAULT_MODEL, unroll: int = DEFAULT_UN
                 if key in seen_hangs:
                     continue
                 seen_hangs.add(key)
-                frame = build_frame(test, evs, _truncate(outcome, evs))
+                frame = build_frame(test, evs, _truncate(outcome, evs), layout)
                 if frame is not None and any(True for _ in consistent_finals(m, frame)):
                     hang = True
                 continue
-            frame = build_frame(test, [tr.events for tr in combo], outcome)
+            frame = build_frame(test, [tr.events for tr in combo], outcome, layout)
             if frame is None:
                 continue
             regs = {f"{name}:{r}": v for name, tr in zip(thread_names, combo) for r, v in tr.regs}
             # Every state this combination could reach; once all are known allowed, no further
             # execution of it can add one, so its remaining rf/co choices are skipped.
-            missing = _reachable_states(regs, frame, keys, init, aliases) - states
+            missing = _reachable_states(regs, frame, keys, init, aliases, layout) - states
             if not missing:
                 continue
             for finals in consistent_finals(m, frame):
+                if layout is not None:
+                    state = _composed_state(regs, finals, keys, layout)
+                    states.add(state)
+                    missing.discard(state)
+                    if not missing:
+                        break
+                    continue
                 full = dict(regs)
                 full.update(finals)
                 full.update({a: full[p] for a, p in aliases.items() if p in full})
@@ -103,7 +120,7 @@ def check(test: LitmusTest, model: str = DEFAULT_MODEL, unroll: int = DEFAULT_UN
     except ValueError as e:
         raise LitmusError.at(test.source_file, test.source_line, str(e)) from None
     target = target_reachable(cond.kind, sat)
-    return ModelResult(test, model, allowed, ok, target, hang, time.perf_counter() - start)
+    return ModelResult(test, m.name, allowed, ok, target, hang, time.perf_counter() - start)
 
 
 def _refuse_proxies(test: LitmusTest, m: Model) -> None:
@@ -127,14 +144,29 @@ def _truncate(outcome: BarrierOutcome, evs: list) -> BarrierOutcome:
     return BarrierOutcome(keep, outcome.blocked)
 
 
+def _composed_state(regs: dict[str, int], finals: dict[str, int], keys: tuple[str, ...],
+                    layout: Layout) -> State:
+    """The state with these registers and final granule values (granules not in ``finals`` keep
+    their initial value): each location's value composed from its granules."""
+    granules = dict(layout.init)
+    granules.update(finals)
+    full = dict(regs)
+    for name in layout.pieces:
+        full[name] = layout.compose(name, granules)
+    return tuple(sorted((k, full.get(k, 0)) for k in keys))
+
+
 def _reachable_states(regs: dict[str, int], frame: object, keys: tuple[str, ...],
-                      init: dict[str, int], aliases: dict[str, str]) -> set[State]:
-    """Every state with these registers and, per location, the value of any of its writes."""
+                      init: dict[str, int], aliases: dict[str, str], layout: Layout | None = None) -> set[State]:
+    """Every state with these registers and, per location (granule), the value of any of its writes."""
     events = frame.events  # type: ignore[attr-defined]
     per_loc = [(name, sorted({events[w].value for w in bits(mask)}))
                for name, mask in frame.writes_by_loc.items()]  # type: ignore[attr-defined]
     out: set[State] = set()
     for values in product(*(v for _, v in per_loc)):
+        if layout is not None:
+            out.add(_composed_state(regs, dict(zip((name for name, _ in per_loc), values)), keys, layout))
+            continue
         full = dict(regs)
         full.update(zip((name for name, _ in per_loc), values))
         full.update({a: full[p] for a, p in aliases.items() if p in full})

@@ -5,6 +5,12 @@ combinations of traces -> barrier matching (:mod:`litmus.model.barriers`) -> a
 :class:`Frame` of global events with the static base relations -> every reads-from choice ->
 every choice of the model's chosen orders (``sf``, ``co`` ...), checking each axiom as soon as
 everything it depends on is chosen.
+
+A test with access widths goes through the same pipeline on granules
+(:mod:`litmus.model.layout`): value domains and initial writes per granule, an access one event
+per granule it covers; the frame then also has ``sa`` (two events of one access), ``eloc`` (same
+granule and the same bytes accessed: the complete overlap morally strong needs) and a ``po``
+without pairs inside one access or one vector instruction.
 """
 
 from __future__ import annotations
@@ -16,7 +22,18 @@ from typing import Callable, Iterator, Sequence
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest, scope_includes
 from litmus.model.barriers import BarrierOutcome, match_barriers
-from litmus.model.relations import ChosenOrder, Evaluator, Model, Rel, bits, expr_deps, monotone_in, r_plus
+from litmus.model.layout import Layout
+from litmus.model.relations import (
+    ChosenOrder,
+    Evaluator,
+    Model,
+    Rel,
+    bits,
+    expr_deps,
+    monotone_in,
+    r_plus,
+    vanishes_without,
+)
 from litmus.model.traces import TEvent, Trace, thread_traces
 
 MAX_DOMAIN = 64
@@ -37,15 +54,22 @@ def physical_locations(test: LitmusTest) -> list[str]:
     return [l.name for l in test.locations if l.alias_of is None]
 
 
-def value_domains(test: LitmusTest, unroll: int) -> dict[str, tuple[int, ...]]:
-    """For each location, the values a read of it may return: the initial value and every
-    value some trace can write (a fixpoint, bounded by the longest chain of writes)."""
-    phys = {name: p for name, (p, _) in addresses(test).items()}
-    dom = {p: {test.location(p).init} for p in physical_locations(test)}
+def value_domains(test: LitmusTest, unroll: int, layout: Layout | None = None) -> dict[str, tuple[int, ...]]:
+    """For each location (each granule, with a ``layout``), the values a read of it may return:
+    the initial value and every value some trace can write (a fixpoint, bounded by the longest
+    chain of writes)."""
+    if layout is None:
+        phys = {name: p for name, (p, _) in addresses(test).items()}
+        dom = {p: {test.location(p).init} for p in physical_locations(test)}
+        names: dict[str, object] = phys
+    else:
+        phys = {g: g for g in layout.granules}
+        dom = {g: {layout.init[g]} for g in layout.granules}
+        names = layout.pieces
     for t in test.threads:
         for i in t.instrs:
             loc = getattr(i, "loc", None)
-            if loc is not None and loc not in phys:
+            if loc is not None and loc not in names:
                 raise LitmusError.at(test.source_file, getattr(i, "line", None),
                                      f"{t.name} uses location {loc!r}, which is not declared; "
                                      f"declare it with an initial value")
@@ -56,7 +80,7 @@ def value_domains(test: LitmusTest, unroll: int) -> dict[str, tuple[int, ...]]:
         new = {k: set(v) for k, v in dom.items()}
         for t in test.threads:
             most = 0
-            for tr in thread_traces(t, frozen, unroll, test.source_file):
+            for tr in thread_traces(t, frozen, unroll, test.source_file, layout=layout):
                 ws = [e for e in tr.events if e.kind == "W"]
                 most = max(most, len(ws))
                 for e in ws:
@@ -84,18 +108,25 @@ class Frame:
     rf_candidates: list[list[int]]
     writes_by_loc: dict[str, int]
     hang_reads: list[int]
+    split: bool = False  # some access covers several granules (``sa`` is not empty)
 
 
 def build_frame(test: LitmusTest, traces: Sequence[Sequence[TEvent]],
-                outcome: BarrierOutcome | None = None) -> Frame | None:
+                outcome: BarrierOutcome | None = None, layout: Layout | None = None) -> Frame | None:
     """Flatten a combination of traces whose barriers resolved as ``outcome`` (default: the
-    first way they can); None when some read has no write to read from."""
+    first way they can); None when some read has no write to read from.  ``layout``: the
+    granules of a test with access widths (the traces' events are then per granule)."""
     threads = test.threads
     events: list[TEvent] = []
     thread_of: list[int] = []
-    physical = physical_locations(test)
-    for name in physical:
-        events.append(TEvent("W", name, test.location(name).init, "weak", "sys", vloc=name))
+    if layout is None:
+        physical = physical_locations(test)
+        inits = [(name, test.location(name).init) for name in physical]
+    else:
+        physical = list(layout.granules)
+        inits = [(g, layout.init[g]) for g in physical]
+    for name, value in inits:
+        events.append(TEvent("W", name, value, "weak", "sys", vloc=name))
         thread_of.append(-1)
     offsets = []
     for t, evs in enumerate(traces):
@@ -141,6 +172,11 @@ def build_frame(test: LitmusTest, traces: Sequence[Sequence[TEvent]],
     for k, l, v in memory:
         loc[k] = mem_by_loc[l]  # type: ignore[index]
         vloc[k] = mem_by_vloc[v]  # type: ignore[index]
+    sa: Rel = [0] * n
+    eloc: Rel = loc
+    split = False
+    if layout is not None:
+        eloc, split = _widths(events, thread_of, memory, po, sa)
     # scope relation: each event's scope includes the other event's thread
     sr = [0] * n
     tinfo = [threads[t] for t in range(len(traces))]
@@ -189,17 +225,50 @@ def build_frame(test: LitmusTest, traces: Sequence[Sequence[TEvent]],
             return None
         cands.append(c)
     base: dict[str, int | Rel] = dict(sets)
-    base.update(po=po, loc=loc, vloc=vloc, scta=scta, sr=sr, rmw=rmw, dep=dep, bar=bar)
+    base.update(po=po, loc=loc, vloc=vloc, scta=scta, sr=sr, rmw=rmw, dep=dep, bar=bar, sa=sa, eloc=eloc)
     hang = [k for k in range(n) if events[k].hang]
-    return Frame(n, events, thread_of, base, reads, cands, writes_by_loc, hang)
+    return Frame(n, events, thread_of, base, reads, cands, writes_by_loc, hang, split)
+
+
+def _widths(events: list[TEvent], thread_of: list[int], memory: list[tuple[int, str | None, str | None]],
+            po: Rel, sa: Rel) -> tuple[Rel, bool]:
+    """With access widths: ``po`` less the pairs inside one unit (an access of several granules,
+    or a vector instruction) and ``sa`` filled in (both in place); returns ``eloc`` (same granule,
+    same bytes accessed) and whether some access covers several granules."""
+    units: dict[tuple[int, int], int] = {}  # (thread, unit) -> its events (trace indices are per thread)
+    accs: dict[tuple[int, int], int] = {}
+    for k, e in enumerate(events):
+        t = thread_of[k]
+        if e.unit is not None:
+            key = (t, e.unit)
+            units[key] = units.get(key, 0) | (1 << k)
+        if e.acc is not None:
+            key = (t, e.acc)
+            accs[key] = accs.get(key, 0) | (1 << k)
+    for k, e in enumerate(events):
+        if e.unit is not None:
+            po[k] &= ~units[(thread_of[k], e.unit)]
+        if e.acc is not None:
+            sa[k] = accs[(thread_of[k], e.acc)] & ~(1 << k)
+    same: dict[tuple[str | None, tuple[int, int] | None], int] = {}
+    for k, l, _ in memory:
+        key = (l, events[k].extent)
+        same[key] = same.get(key, 0) | (1 << k)
+    eloc = [0] * len(events)
+    for k, l, _ in memory:
+        eloc[k] = same[(l, events[k].extent)]
+    return eloc, bool(accs)
 
 
 @dataclass(frozen=True)
 class _Plan:
-    """When each axiom of a model can be checked: after rf (stage 0) or after order k (k+1)."""
+    """When each axiom of a model can be checked: after rf (stage 0) or after order k (k+1).
+    ``unsplit``: the same without the axioms that hold whenever ``sa`` is empty (a frame in which
+    no access covers several granules, which is every frame of a test without widths)."""
 
     by_stage: tuple[tuple, ...]
     prune: tuple[tuple, ...]  # per order: axioms that only get harder as the order grows
+    unsplit: "_Plan | None" = None
 
 
 _PLANS: dict[int, tuple[Model, _Plan]] = {}
@@ -209,17 +278,23 @@ def _plan(model: Model) -> _Plan:
     hit = _PLANS.get(id(model))
     if hit is not None and hit[0] is model:
         return hit[1]
+    full = _stages(model, model.axioms)
+    plan = _Plan(full.by_stage, full.prune,
+                 _stages(model, tuple(ax for ax in model.axioms if not vanishes_without(model, ax.expr, "sa"))))
+    _PLANS[id(model)] = (model, plan)
+    return plan
+
+
+def _stages(model: Model, axioms: tuple) -> _Plan:
     stage_of = {o.name: k + 1 for k, o in enumerate(model.orders)}
     stages: list[list] = [[] for _ in range(len(model.orders) + 1)]
-    for ax in model.axioms:
+    for ax in axioms:
         deps = expr_deps(model, ax.expr)
         stages[max([stage_of.get(d, 0) for d in deps] + [0])].append(ax)
     prune = tuple(
         tuple(ax for ax in stages[k + 1] if monotone_in(model, ax.expr, o.name))
         for k, o in enumerate(model.orders))
-    plan = _Plan(tuple(tuple(s) for s in stages), prune)
-    _PLANS[id(model)] = (model, plan)
-    return plan
+    return _Plan(tuple(tuple(s) for s in stages), prune)
 
 
 def consistent_finals(model: Model, frame: Frame) -> Iterator[dict[str, int]]:
@@ -228,6 +303,8 @@ def consistent_finals(model: Model, frame: Frame) -> Iterator[dict[str, int]]:
     For a frame with hang reads, yields ``{}`` once per consistent execution in which every
     hang read sees a co-final write (so the loop can really spin forever)."""
     plan = _plan(model)
+    if not frame.split:
+        plan = plan.unsplit  # type: ignore[assignment]
     ev = Evaluator(model, frame.n, frame.base)
     n = frame.n
     final = next((o for o in model.orders if o.name == model.final_order), None)
@@ -596,9 +673,12 @@ def _finals(model: Model, plan: _Plan, ev: Evaluator, frame: Frame,
         yield {name: v for (name, _), v in zip(per_loc, values)}  # type: ignore[misc]
 
 
-def test_traces(test: LitmusTest, unroll: int) -> list[list[Trace]]:
-    """Every trace of every thread of ``test`` (value domains computed first)."""
-    dom = value_domains(test, unroll)
+def test_traces(test: LitmusTest, unroll: int, layout: Layout | None = None) -> list[list[Trace]]:
+    """Every trace of every thread of ``test`` (value domains computed first; per granule with a
+    ``layout``)."""
+    dom = value_domains(test, unroll, layout)
+    if layout is not None:
+        return [thread_traces(t, dom, unroll, test.source_file, layout=layout) for t in test.threads]
     addr = addresses(test)
     aliased = addr if any(l.alias_of is not None for l in test.locations) else None
     return [thread_traces(t, dom, unroll, test.source_file, aliased) for t in test.threads]

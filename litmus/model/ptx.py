@@ -6,6 +6,11 @@ writes) and one set per order ``WEAK RLX ACQ REL ACQ_REL SC``.  Base relations: 
 ``loc`` (same location), ``sr`` (each event's scope includes the other's thread), ``rmw``,
 ``dep`` (data and control dependencies), ``bar`` (CTA barrier synchronization), ``rf``, and
 the chosen orders ``sf`` (Fence-SC order) and ``co`` (coherence, a partial order).
+
+Access widths (docs/model.md): events are per granule; ``eloc`` relates two memory events of one
+granule whose accesses cover the same bytes (complete overlap, which morally strong needs) and
+``sa`` the events of one access that covers several granules; the Single-Copy-Atomicity axiom
+is the ISA's, per granule.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ R, W, F, M = eset("R"), eset("W"), eset("F"), eset("M")
 RLX, ACQ, REL, ACQ_REL, SC, ALL = (eset(s) for s in ("RLX", "ACQ", "REL", "ACQ_REL", "SC", "ALL"))
 po, loc, sr, rmw, dep, bar = (rel(s) for s in ("po", "loc", "sr", "rmw", "dep", "bar"))
 rf, co, sf = rel("rf"), rel("co"), rel("sf")
+eloc, sa = rel("eloc"), rel("sa")
 
 strong = eset("strong")
 fence_sc = eset("fence_sc")
@@ -51,10 +57,10 @@ DEFINITIONS = (
     ("po_loc", po & loc),
     ("fr", seq(inv(rf), co)),
     # morally strong: same thread, or both strong and each in the other's scope; two memory
-    # operations must also be to the same location
+    # operations must also overlap completely (same location, same bytes: eloc)
     ("morally_strong",
      ((po | inv(po) | seq(ident(strong), sr, ident(strong)))
-      & (loc | (prod(ALL, ALL) - prod(M, M))))
+      & (eloc | (prod(ALL, ALL) - prod(M, M))))
      - ident(ALL)),
     # observation: a morally strong rf, possibly through a chain of RMWs
     ("observation", seq(ms & rf, star(seq(rmw, ms & rf)))),
@@ -69,6 +75,19 @@ DEFINITIONS = (
     ("cause", cause_base | seq(obs, cause_base | po_loc)),
 )
 
+def single_copy_atomicity(ms, rf, co, sa):  # type: ignore[no-untyped-def]
+    """The ISA's Single-Copy Atomicity over granule events (``sa``: two events of one access).
+
+    A read R reading granule i from a morally strong write W must not read another granule j
+    from a write W' that precedes W's granule j in ``co``; and two morally strong writes are
+    ordered the same way in ``co`` on every granule (so the last of them holds all their bytes).
+    Each as a cycle that starts with an ``sa`` step, so a frame without such accesses skips it.
+    """
+    read = seq(inv(rf) & ms, sa, inv(co), rf)  # r_i <-rf- W_i, W_i ~ W_j, W'_j -co-> W_j, W'_j -rf-> r_j
+    write = seq(ms & co, sa, co)  # W1_i -co-> W2_i, W2_i ~ W2_j, W2_j -co-> W1_j
+    return irreflexive(seq(sa, read | write), "Single-Copy-Atomicity")
+
+
 AXIOMS = (
     empty((seq(W_, cause, W_) & loc) - co, "Coherence"),
     empty((seq(W_, ms, W_) & loc) - (co | inv(co)), "Coherence-ms-writes-ordered"),
@@ -77,6 +96,7 @@ AXIOMS = (
     acyclic(rf | dep, "No-Thin-Air"),
     acyclic((ms & (rf | co | fr)) | po_loc, "SC-per-Location"),
     irreflexive(seq(rf | fr, cause), "Causality"),
+    single_copy_atomicity(ms, rf, co, sa),
 )
 
 ORDERS = (

@@ -21,11 +21,13 @@ like ``TEX``/``SUR``/``CON``: an async access and a generic one to the same loca
 ordered only through a ``fence.proxy.async`` of the same CTA (``proxy-fence-ops`` below).
 
 Extra base sets: ``GEN TEX SUR CON ALIAS ASYNC``; extra base relations: ``vloc``, ``scta`` (same
-CTA).  See docs/model.md, "PTX v7.5 with proxies".
+CTA).  See docs/model.md, "PTX v7.5 with proxies".  Access widths as in :mod:`litmus.model.ptx`
+(``eloc`` in ms3, the Single-Copy-Atomicity axiom).
 """
 
 from __future__ import annotations
 
+from litmus.model.ptx import single_copy_atomicity
 from litmus.model.relations import (
     ChosenOrder,
     Model,
@@ -48,6 +50,7 @@ GEN, TEX, SUR, CON, ALIAS, ASYNC = (eset(s) for s in ("GEN", "TEX", "SUR", "CON"
 po, loc, vloc, scta, sr, rmw, dep, bar = (
     rel(s) for s in ("po", "loc", "vloc", "scta", "sr", "rmw", "dep", "bar"))
 rf, co, sf = rel("rf"), rel("co"), rel("sf")
+eloc, sa = rel("eloc"), rel("sa")
 
 strong_write, strong_read, strong_operation = eset("strong_write"), eset("strong_read"), eset("strong_operation")
 fence_acq_rel, fence_sc = eset("fence_acq_rel"), eset("fence_sc")
@@ -70,11 +73,11 @@ DEFINITIONS = (
     ("po_vloc", po & vloc),
     ("fr", seq(inv(rf), co)),
     # ms1: same thread, or both strong and each in the other's scope; ms2: the same proxy;
-    # ms3: two memory operations overlap completely (same virtual address)
+    # ms3: two memory operations overlap completely (same virtual address, same bytes: eloc)
     ("morally_strong",
      ((po | inv(po) | seq(ident(strong_operation), sr, ident(strong_operation)))
       & same_proxy
-      & ((prod(M, M) & vloc) | (prod(ALL, ALL) - prod(M, M))))
+      & ((prod(M, M) & vloc & eloc) | (prod(ALL, ALL) - prod(M, M))))
      - ident(ALL)),
     ("observation", (ms & rf) | rmw),
     ("release_pattern",
@@ -108,6 +111,7 @@ AXIOMS = (
     empty(seq(ms & fr, ms & co) & rmw, "Atomicity"),
     acyclic(rf | dep, "No-Thin-Air"),
     irreflexive(seq(rf | fr, cause), "Causality"),
+    single_copy_atomicity(ms, rf, co, sa),
 )
 
 ORDERS = (

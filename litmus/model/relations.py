@@ -522,6 +522,22 @@ def rel_from_pairs(n: int, ps: Sequence[tuple[int, int]]) -> Rel:
     return rows
 
 
+def vanishes_without(model: Model, e: Expr, name: str) -> bool:
+    """Whether ``e`` is empty whenever the base relation ``name`` is (a sufficient, syntactic
+    test: a sequence or intersection with a factor that vanishes, a union of such, ...)."""
+    if isinstance(e, Base):
+        d = model.definition(e.name)
+        return e.name == name if d is None else vanishes_without(model, d, name)
+    assert isinstance(e, Op)
+    if e.kind in ("seq", "inter"):
+        return any(vanishes_without(model, a, name) for a in e.args)
+    if e.kind == "union":
+        return all(vanishes_without(model, a, name) for a in e.args)
+    if e.kind in ("diff", "inv", "plus", "domain", "range"):
+        return vanishes_without(model, e.args[0], name)
+    return False  # opt, ident, prod: not empty for an empty argument in general
+
+
 _MONOTONE: dict[tuple[int, int, str, bool], tuple[Model, Expr, bool]] = {}
 
 

@@ -1,7 +1,9 @@
 """Sequential consistency: one interleaving of all events, every access strong.
 
 acyclic(po | rf | co | fr | bar) and RMW atomicity; ``co`` totally orders the writes to each
-location.  Scopes and orders are ignored.
+location.  Scopes and orders are ignored.  With access widths every scalar access is one point
+of the interleaving (its granule events are contracted: no cycle through ``sa``); the elements
+of a vector access are separate accesses, interleaved in any order.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from litmus.model.relations import (
     eset,
     ident,
     inv,
+    irreflexive,
+    plus,
     prod,
     rel,
     seq,
@@ -21,7 +25,7 @@ from litmus.model.relations import (
 
 W, ALL = eset("W"), eset("ALL")
 po, loc, rmw, bar, rf, co = (rel(s) for s in ("po", "loc", "rmw", "bar", "rf", "co"))
-fr = rel("fr")
+fr, hb, sa = rel("fr"), rel("hb"), rel("sa")
 
 SC_MODEL = Model(
     name="sc",
@@ -36,8 +40,10 @@ SC_MODEL = Model(
     orders=(ChosenOrder("co", (prod(W, W) & loc) - ident(ALL), must=seq(ident(W), po, ident(W)) & loc,
                         init_first=True),),
     axioms=(
-        acyclic(rel("hb"), "SC"),
+        acyclic(hb, "SC"),
         empty(rmw & seq(fr, co), "Atomicity"),
+        # with SC above: hb is acyclic once each access is one node (a cycle using an sa step)
+        irreflexive(seq(sa, plus(hb | seq(sa, hb))), "SC-atomic-accesses"),
     ),
     reference=True,
     acyclic_rf_dep=True,  # dep is in po, and po | rf is acyclic

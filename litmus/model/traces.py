@@ -9,12 +9,18 @@ Loops: a backward jump whose iteration only read memory and left every register 
 at the loop head unchanged is a *failed spin iteration*; it is never repeated (the standard
 spin-loop assumption) and instead yields a ``stuck`` trace.  Other backward jumps are
 unrolled at most ``unroll`` times per thread; a path that needs more is ``stuck`` too.
+
+Access widths (a :class:`~litmus.model.layout.Layout`): an access makes one event per granule
+it covers, each read guessing its granule's value, the register getting the composite; the
+events of one access share ``acc`` and those of one access or one vector instruction share
+``unit`` (no program order inside a unit).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Iterator, Mapping
 
 from litmus.errors import LitmusError
@@ -38,6 +44,7 @@ from litmus.ir import (
     BRANCH_CMP,
     spin_exits,
 )
+from litmus.model.layout import Layout
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +59,11 @@ class TEvent:
     physical location; ``vloc`` the generic virtual address the access named (they differ
     only for proxy aliases).  ``proxy``: ``GEN TEX SUR CON`` for accesses and fences,
     ``ALIAS`` for ``fence.proxy.alias``, ``""`` for barriers.  ``quorum``: a barrier's quorum.
+
+    With access widths (``loc`` is then a granule): ``extent``, the (byte offset, byte size) the
+    access covers in its physical location; ``acc``, the trace index of the first event of an
+    access that covers several granules (its events share it); ``unit``, the trace index of the
+    first event of such an access or of a vector instruction (no program order inside a unit).
     """
 
     kind: str
@@ -69,6 +81,9 @@ class TEvent:
     proxy: str = "GEN"
     vloc: str | None = None
     quorum: int | None = None
+    extent: tuple[int, int] | None = None
+    acc: int | None = None
+    unit: int | None = None
 
 
 PROXY_TAGS = {"generic": "GEN", "texture": "TEX", "surface": "SUR", "constant": "CON",
@@ -97,10 +112,11 @@ class _State:
     events: list[TEvent]
     backjumps: int = 0
     snaps: dict[str, tuple[dict[str, int], int]] = field(default_factory=dict)
+    vec: tuple[int, int] | None = None  # (group, unit) of the vector instruction being run
 
     def clone(self) -> "_State":
         return _State(self.pc, dict(self.regs), dict(self.rdeps), self.ctrl, list(self.events),
-                      self.backjumps, dict(self.snaps))
+                      self.backjumps, dict(self.snaps), self.vec)
 
 
 _COMPUTE = {
@@ -212,15 +228,17 @@ def label_positions(thread: Thread, file: str = "") -> dict[str, int]:
 
 
 def thread_traces(thread: Thread, domain: Mapping[str, tuple[int, ...]], unroll: int,
-                  file: str = "", addresses: Addresses | None = None) -> list[Trace]:
+                  file: str = "", addresses: Addresses | None = None,
+                  layout: Layout | None = None) -> list[Trace]:
     """Every trace of ``thread`` when reads may return any value of ``domain[loc]``
-    (``addresses``: alias names -> their physical location and generic address)."""
+    (``addresses``: alias names -> their physical location and generic address; ``layout``:
+    the granules of a test with access widths, ``domain`` then being per granule)."""
     labels = label_positions(thread, file)
     live = live_in(thread, labels)
     regs0 = {r: 0 for r in thread_registers(thread)}
     regs0.update(dict(thread.reg_init))
     start = _State(0, regs0, {r: frozenset() for r in regs0}, frozenset(), [])
-    traces = list(_run(thread, start, domain, unroll, labels, live))
+    traces = list(_run(thread, start, domain, unroll, labels, live, layout))
     if addresses:
         traces = [Trace(tuple(_locate(e, addresses) for e in tr.events), tr.regs, tr.status)
                   for tr in traces]
@@ -263,10 +281,20 @@ def _mark_hang(st: _State, since: int, until: int | None = None) -> None:
 
 
 def _run(thread: Thread, st: _State, domain: Mapping[str, tuple[int, ...]], unroll: int,
-         labels: Mapping[str, int], live: list[frozenset[str]]) -> Iterator[Trace]:
+         labels: Mapping[str, int], live: list[frozenset[str]], layout: Layout | None = None) -> Iterator[Trace]:
     instrs = thread.instrs
     while st.pc < len(instrs):
         i = instrs[st.pc]
+        if layout is not None:
+            if not isinstance(i, (Load, Store)) or i.group is None:
+                st.vec = None
+            if isinstance(i, (Load, Store, Rmw, Spin)):
+                if isinstance(i, Store):
+                    _store_pieces(st, i, layout)
+                    st.pc += 1
+                    continue
+                yield from _branch_pieces(thread, st, domain, unroll, labels, live, i, layout)
+                return
         if isinstance(i, Label):
             st.snaps[i.name] = (dict(st.regs), len(st.events))
             st.pc += 1
@@ -394,3 +422,81 @@ def _branch_spin(thread, st, domain, unroll, labels, live, i: Spin) -> Iterator[
             s.rdeps[i.reg] = frozenset([idx])
         s.pc += 1
         yield from _run(thread, s, domain, unroll, labels, live)
+
+
+# ------------------------------------------------------------------ accesses cut into granules
+
+
+def _unit(st: _State, i: Load | Store, idx: int, multi: bool) -> int | None:
+    """The unit the events of ``i`` (starting at trace index ``idx``) belong to: the vector
+    instruction's for an element, their own for an access of several granules, else None."""
+    if i.group is not None:
+        if st.vec is None or st.vec[0] != i.group:
+            st.vec = (i.group, idx)
+        return st.vec[1]
+    return idx if multi else None
+
+
+def _store_pieces(st: _State, i: Store, layout: Layout) -> None:
+    pieces = layout.pieces[i.loc]
+    idx = len(st.events)
+    multi = len(pieces) > 1
+    unit = _unit(st, i, idx, multi)
+    extent = layout.extent[i.loc][1:]
+    data = _dep(st, i.value)
+    for p, v in zip(pieces, layout.values(i.loc, _val(st, i.value))):
+        st.events.append(TEvent("W", p.granule, v, i.sem, i.scope, data=data, ctrl=st.ctrl,
+                                proxy=PROXY_TAGS[i.proxy], extent=extent, acc=idx if multi else None,
+                                unit=unit))
+
+
+def _branch_pieces(thread, st, domain, unroll, labels, live, i: Load | Rmw | Spin,
+                   layout: Layout) -> Iterator[Trace]:
+    """A read (of a load, an RMW or a spin) of every granule ``i`` covers, once per combination
+    of the granules' values, then the rest of the thread."""
+    pieces = layout.pieces[i.loc]
+    k = len(pieces)
+    multi = k > 1
+    extent = layout.extent[i.loc][1:]
+    if isinstance(i, Spin):
+        rd = i.read
+        rsem, wsem = _rmw_sems(rd.sem) if rd.kind == "cas" else (rd.sem, rd.sem)
+        scope, proxy = rd.scope, "GEN"
+    elif isinstance(i, Rmw):
+        rsem, wsem = _rmw_sems(i.sem)
+        scope, proxy = i.scope, PROXY_TAGS[i.proxy]
+    else:
+        rsem, wsem, scope, proxy = i.sem, i.sem, i.scope, PROXY_TAGS[i.proxy]
+    for combo in product(*(domain[p.granule] for p in pieces)):
+        s = st.clone()
+        idx = len(s.events)
+        unit = _unit(s, i, idx, multi) if isinstance(i, Load) else (idx if multi else None)
+        for p, v in zip(pieces, combo):
+            s.events.append(TEvent("R", p.granule, v, rsem, scope, ctrl=s.ctrl, proxy=proxy, extent=extent,
+                                   acc=idx if multi else None, unit=unit))
+        reads = frozenset(range(idx, idx + k))
+        old = layout.compose(i.loc, combo)
+        new: int | None = None
+        deps = reads
+        if isinstance(i, Spin):
+            if not spin_exits(i, old):
+                _mark_hang(s, idx, until=i.until)
+                yield _finish(s, "stuck")
+                continue
+            new = i.read.reset if i.read.kind == "cas" else None
+        elif isinstance(i, Rmw):
+            new = rmw_result(i.op, old, _val(s, i.value), None if i.expected is None else _val(s, i.expected))
+            deps = _dep(s, i.value, i.expected) | reads
+        if new is not None:
+            widx = len(s.events)
+            for j, (p, v) in enumerate(zip(pieces, layout.values(i.loc, new))):
+                s.events.append(TEvent("W", p.granule, v, wsem, scope, rmw_read=idx + j, data=deps, ctrl=s.ctrl,
+                                       proxy=proxy, extent=extent, acc=widx if multi else None,
+                                       unit=widx if multi else None))
+        if isinstance(i, Spin):
+            s.ctrl = s.ctrl | reads  # what follows a spin depends on the value that let it exit
+        if i.reg:
+            s.regs[i.reg] = old
+            s.rdeps[i.reg] = reads
+        s.pc += 1
+        yield from _run(thread, s, domain, unroll, labels, live, layout)

@@ -1,7 +1,8 @@
 """A shape-checked, placeholder-free pattern document -> IR locations, threads and condition.
 
 Checks meaning: known locations, registers written before they are read, spin reads that say
-their scope, and a condition over known threads, registers and locations.
+their scope, views and vector accesses that fit their locations (:mod:`litmus.spec.widths`), and
+a condition over known threads, registers and locations.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from litmus.condition import parse_condition_or_error, parse_kind, terms
 from litmus.errors import LitmusError, Problem
 from litmus.spec import documents as m
 from litmus.spec import messages as msg
+from litmus.spec import widths
+from litmus.spec.widths import Memory
 from litmus.spec.yamlpos import LDict, LList, Pos
 
 
@@ -42,32 +45,21 @@ class _Problems:
 def build_program(doc: m.PatternDoc, raw: LDict, file: str, variant: str = "") -> tuple[Program | None, list[Problem]]:
     """IR of ``doc`` (validated from ``raw``), or the problems of meaning found in it."""
     out = _Problems(file, variant)
-    locations = _locations(doc, raw)
-    loc_names = [l.name for l in locations]
-    threads = tuple(_thread(name, spec, raw["threads"], loc_names, out) for name, spec in doc.threads.items())
+    memory = widths.declared_locations(doc, raw, out.add)
+    loc_names = memory.names()
+    threads = tuple(_thread(name, spec, raw["threads"], memory, out) for name, spec in doc.threads.items())
     condition = _condition(doc, raw, threads, loc_names, out)
     if out.items or condition is None:
         return None, out.items
-    return Program(locations, threads, condition), []
+    return Program(memory.all(), threads, condition), []
 
 
-def _locations(doc: m.PatternDoc, raw: LDict) -> tuple[ir.Location, ...]:
-    out = []
-    for name, spec in doc.locations.items():
-        line = raw["locations"].key_pos[name].line
-        if isinstance(spec, m.LocationFull):
-            out.append(ir.Location(name, int(spec.init), int(spec.home), line))
-        else:
-            out.append(ir.Location(name, int(spec), 0, line))  # type: ignore[arg-type]
-    return tuple(out)
-
-
-def _thread(name: str, spec: m.ThreadSpec, raw_threads: LDict, locs: list[str], out: _Problems) -> ir.Thread:
+def _thread(name: str, spec: m.ThreadSpec, raw_threads: LDict, memory: Memory, out: _Problems) -> ir.Thread:
     raw = raw_threads[name]
     raw_do: LList = raw["do"]
     written: set[str] = set(spec.regs)
     temps = _Temps(_register_names(spec.do) | set(spec.regs))
-    instrs = _ops(spec.do, raw_do, name, locs, written, temps, out)
+    instrs = _ops(spec.do, raw_do, name, memory, written, temps, out)
     return ir.Thread(
         name,
         int(spec.at.rank),
@@ -78,7 +70,7 @@ def _thread(name: str, spec: m.ThreadSpec, raw_threads: LDict, locs: list[str], 
     )
 
 
-def _ops(items: list[Any], raw_do: LList, thread: str, locs: list[str], written: set[str], temps: "_Temps",
+def _ops(items: list[Any], raw_do: LList, thread: str, locs: Memory, written: set[str], temps: "_Temps",
          out: _Problems, nested: bool = False) -> list[ir.Instr]:
     """The IR of a list of ops (a thread's ``do``, or a retry's)."""
     instrs: list[ir.Instr] = []
@@ -96,7 +88,7 @@ def _ops(items: list[Any], raw_do: LList, thread: str, locs: list[str], written:
 _UNTIL_TERM = re.compile(rf"^\s*({m.EXPR_OPERAND})\s*(==|!=|<=|>=|<|>)\s*({m.EXPR_OPERAND})\s*$")
 
 
-def _retry(a: m.RetryArgs, raw: LDict, pos: Pos, thread: str, locs: list[str], written: set[str],
+def _retry(a: m.RetryArgs, raw: LDict, pos: Pos, thread: str, locs: Memory, written: set[str],
            temps: "_Temps", out: _Problems, nested: bool) -> list[ir.Instr]:
     """A bounded retry loop, unrolled: ``times`` copies of the body, each but the last followed
     by branches to the end when every comparison of ``until`` holds (forward branches only)."""
@@ -184,8 +176,9 @@ def _register_names(items: list[Any]) -> set[str]:
         args = next(iter(vars(item).values()), None) if hasattr(item, "__dict__") else None
         for key in ("reg", "value", "expected"):
             v = getattr(args, key, None)
-            if isinstance(v, str):
-                names |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", v))
+            for text in v if isinstance(v, list) else [v]:
+                if isinstance(text, str):
+                    names |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
         if isinstance(args, m.RetryArgs):
             names |= _register_names(args.do)
     return names
@@ -203,14 +196,20 @@ def _field_pos(raw_args: LDict, key: str, default: Pos) -> Pos:
     return raw_args.val_pos.get(key, default)
 
 
+_LOADS = {"load": ("weak", "sys", False), "volatile_load": ("relaxed", "sys", True), "atomic_load": None}
+_STORES = {"store": ("weak", "sys", False), "volatile_store": ("relaxed", "sys", True), "atomic_store": None}
+
+
 def _instr(
-    op: str, a: Any, raw: LDict, pos: Pos, thread: str, locs: list[str], written: set[str], temps: _Temps,
+    op: str, a: Any, raw: LDict, pos: Pos, thread: str, memory: Memory, written: set[str], temps: _Temps,
     out: _Problems,
 ) -> list[ir.Instr]:
-    """The IR of one op: the instruction, after the register arithmetic its values need."""
+    """The IR of one op: the instruction (one per element for a vector access), after the
+    register arithmetic its values need."""
     line = pos.line
     ok = True
     pre: list[ir.Instr] = []
+    locs = memory.names()
     if hasattr(a, "loc") and a.loc not in locs:
         out.add(_field_pos(raw, "loc", pos), msg.unknown_location(a.loc, op, thread, locs))
         ok = False
@@ -227,8 +226,8 @@ def _instr(
             return ir.Const(_integer(text))
         return register(text, key)
 
-    def operand(key: str) -> ir.Operand:
-        v = getattr(a, key)
+    def operand(key: str, v: Any = None) -> ir.Operand:
+        v = getattr(a, key) if v is None else v
         if isinstance(v, int):
             return ir.Const(v)
         expr = _EXPR.match(v)
@@ -243,26 +242,48 @@ def _instr(
         if reg is not None:
             written.add(reg)
 
+    def elements(key: str) -> list[str] | None:
+        """The location of each element of a load or store (one for a scalar access)."""
+        if not ok:
+            return None
+        vec = None if a.vec is None else int(a.vec)
+        return widths.vector_locations(memory, op, a.loc, vec, getattr(a, key), key, raw, pos, thread, out.add)
+
+    def fits(values: list[tuple[ir.Operand | None, Pos]], loc: str, bits: int | None = None) -> None:
+        """Report the integers among ``values`` that do not fit ``loc`` (when it is sized)."""
+        nonlocal ok
+        if ok and (loc in memory.sized or bits is not None):
+            width = memory.bits(loc) if bits is None else bits
+            ok = widths.check_constants(values, width, f"{op} in {thread} on {loc}", out.add) and ok
+
     instr: ir.Instr | None = None
-    if op in ("load", "volatile_load", "atomic_load"):
-        if op == "load":
-            instr = ir.Load(a.reg, a.loc, "weak", "sys", False, line)
-        elif op == "volatile_load":
-            instr = ir.Load(a.reg, a.loc, "relaxed", "sys", True, line)
-        else:
-            instr = ir.Load(a.reg, a.loc, a.sem, a.scope, False, line)
-        wrote(a.reg)
-    elif op in ("store", "volatile_store", "atomic_store"):
-        value = operand("value")
-        if op == "store":
-            instr = ir.Store(a.loc, value, "weak", "sys", False, line)
-        elif op == "volatile_store":
-            instr = ir.Store(a.loc, value, "relaxed", "sys", True, line)
-        else:
-            instr = ir.Store(a.loc, value, a.sem, a.scope, False, line)
+    many: list[ir.Instr] = []
+    if op in _LOADS:
+        sem, scope, volatile = _LOADS[op] or (a.sem, a.scope, False)
+        regs = a.reg if isinstance(a.reg, list) else [a.reg]
+        places = elements("reg")
+        if places is not None:
+            group = memory.group() if len(places) > 1 else None
+            many = [ir.Load(r, loc, sem, scope, volatile, line, group=group) for r, loc in zip(regs, places)]
+        elif ok:  # a vector mismatch, reported: the registers still count as written (no follow-on error)
+            many = [ir.Load(r, a.loc, sem, scope, volatile, line) for r in regs]
+        for r in regs:
+            wrote(r)
+    elif op in _STORES:
+        sem, scope, volatile = _STORES[op] or (a.sem, a.scope, False)
+        places = elements("value")
+        if places is not None:
+            given = a.value if isinstance(a.value, list) else [a.value]
+            values = [operand("value", v) for v in given]
+            vec = len(places) > 1
+            fits([(v, widths.item_pos(raw, "value", k, pos) if vec else _field_pos(raw, "value", pos))
+                  for k, v in enumerate(values)], a.loc, memory.bits(a.loc) // len(places) if vec else None)
+            group = memory.group() if vec else None
+            many = [ir.Store(loc, v, sem, scope, volatile, line, group=group) for loc, v in zip(places, values)]
     elif op in ("cas", "exch", "add"):
         expected = operand("expected") if op == "cas" else None
         value = operand("value")
+        fits([(expected, _field_pos(raw, "expected", pos)), (value, _field_pos(raw, "value", pos))], a.loc)
         instr = ir.Rmw(op, a.reg, a.loc, value, expected, a.sem, a.scope, line)
         wrote(a.reg)
     elif op == "fence":
@@ -281,9 +302,14 @@ def _instr(
         if read is None:
             ok = False
         else:
+            fits([(ir.Const(int(a.until)), _field_pos(raw, "until", pos)),
+                  (None if mask is None else ir.Const(mask), _field_pos(raw, "mask", pos)),
+                  (None if read.reset is None else ir.Const(read.reset), _field_pos(raw, "read", pos))], a.loc)
             instr = ir.Spin(a.loc, int(a.until), read, int(a.bound), a.reg, line, cmp=a.cmp, mask=mask)
             wrote(a.reg)
-    return pre + [instr] if ok and instr is not None else []
+    if not ok:
+        return []
+    return pre + ([instr] if instr is not None else many)
 
 
 def _spin_read(a: m.SpinArgs, raw: LDict, pos: Pos, thread: str, out: _Problems) -> ir.SpinRead | None:

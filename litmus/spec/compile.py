@@ -330,11 +330,12 @@ def _too_many_ops(concrete: LDict, file: str, prefix: str) -> Problem | None:
                                            f"input, raise it with the environment variable {limits.OPS.env}=<larger number>")
 
 
-INT64 = (-(2**63), 2**63 - 1)
+INT64 = (-(2**63), 2**64 - 1)  # signed 64-bit values, and unsigned ones for 64-bit locations
 
 
 def _out_of_range(concrete: LDict, file: str, prefix: str) -> Problem | None:
-    """The first integer of the program that does not fit a 64-bit memory word or register."""
+    """The first integer of the program that does not fit a 64-bit memory word or register
+    (signed or unsigned)."""
     todo: list[tuple[Any, Pos]] = [(concrete[k], concrete.val_pos[k]) for k in TEMPLATE_KEYS if k in concrete]
     while todo:  # iterative: depth is bounded by the YAML limit, but no need to recurse
         value, pos = todo.pop()
@@ -346,7 +347,7 @@ def _out_of_range(concrete: LDict, file: str, prefix: str) -> Problem | None:
             text = str(value) if value.bit_length() < 200 else f"an integer of {value.bit_length()} bits"
             return Problem(file, pos.line, pos.column,
                            f"{prefix}{text} does not fit in 64 bits; values, initial values, ranks and bounds "
-                           f"must lie in [-2**63, 2**63 - 1]")
+                           f"must lie in [-2**63, 2**64 - 1]")
     return None
 
 

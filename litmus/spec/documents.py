@@ -34,6 +34,8 @@ RmwSem = Literal["relaxed", "acquire", "release", "acq_rel"]
 FenceSem = Literal["acq_rel", "sc"]
 SpinCmp = Literal["==", "!=", "<", "<=", ">", ">="]
 Outcome = Literal["forbidden", "allowed"]
+Bits = Literal[8, 16, 32, 64]  # litmus.ir.LOCATION_BITS
+VecSize = Literal[2, 4]  # litmus.ir.VECTOR_SIZES
 
 # Fields that may be placeholdered.
 RegP = Union[Name, Placeholder]
@@ -47,6 +49,11 @@ IntP = Union[StrictInt, Placeholder]
 NonNegIntP = Union[NonNegInt, Placeholder]
 ScopeP = Union[ScopeName, Placeholder]
 BoolP = Union[StrictBool, Placeholder]
+BitsP = Union[Bits, Placeholder]
+VecP = Union[VecSize, Placeholder]
+# a vector load writes one register per element, a vector store takes one value per element
+RegsP = Union[RegP, list[RegP]]
+ValuesP = Union[ValueP, list[ValueP]]
 
 
 class _Strict(BaseModel):
@@ -72,35 +79,39 @@ def _by_type(value: Any) -> str | None:
 
 
 class RegLocArgs(_Strict):
-    """Fields of ``load`` and ``volatile_load``."""
+    """Fields of ``load`` and ``volatile_load`` (``vec``: a vector load into a list of registers)."""
 
-    reg: RegP
+    reg: RegsP
     loc: LocP
+    vec: Optional[VecP] = None
 
 
 class LocValueArgs(_Strict):
-    """Fields of ``store`` and ``volatile_store``."""
+    """Fields of ``store`` and ``volatile_store`` (``vec``: a vector store of a list of values)."""
 
     loc: LocP
-    value: ValueP
+    value: ValuesP
+    vec: Optional[VecP] = None
 
 
 class AtomicLoadArgs(_Strict):
     """Fields of ``atomic_load``."""
 
-    reg: RegP
+    reg: RegsP
     loc: LocP
     sem: Union[LoadSem, Placeholder]
     scope: ScopeP
+    vec: Optional[VecP] = None
 
 
 class AtomicStoreArgs(_Strict):
     """Fields of ``atomic_store``."""
 
     loc: LocP
-    value: ValueP
+    value: ValuesP
     sem: Union[StoreSem, Placeholder]
     scope: ScopeP
+    vec: Optional[VecP] = None
 
 
 class CasArgs(_Strict):
@@ -320,10 +331,15 @@ RetryArgs.model_rebuild()
 
 
 class LocationFull(_Strict):
-    """``x: {init: 0, home: 1}``: initial value and the rank whose memory holds it."""
+    """``x: {init: 0, home: 1, bits: 64}``: initial value, the rank whose memory holds it and
+    the width; or ``lo: {view: x, offset: 0, bits: 32}``: a view of bytes of another location
+    (no init or home of its own)."""
 
     init: IntP = 0
     home: NonNegIntP = 0
+    bits: BitsP = 32
+    view: Optional[LocP] = None
+    offset: NonNegIntP = 0
 
 
 LocationSpec = Annotated[
@@ -335,7 +351,8 @@ LocationSpec = Annotated[
     Discriminator(
         _by_type,
         custom_error_type="bad_location",
-        custom_error_message="a location is an initial value (integer) or a mapping {init, home}",
+        custom_error_message="a location is an initial value (integer) or a mapping {init, home, bits} "
+                             "or {view, offset, bits}",
     ),
 ]
 

@@ -74,13 +74,15 @@ def _ops(name: str, do: LList, locs: list[str] | None, file: str, out: list[Prob
                                msg.unknown_location(loc, str(op), name, locs)))
         if written is not None:
             for key in ("expected", "value"):
-                for reg in _registers_read(args.get(key)):
-                    if reg not in written:
-                        out.append(Problem(file, where(key).line, where(key).column,
-                                           msg.register_before_write(reg, str(op), name)))
+                value = args.get(key)
+                for item in value if isinstance(value, list) else [value]:  # a vector store's values
+                    for reg in _registers_read(item):
+                        if reg not in written:
+                            out.append(Problem(file, where(key).line, where(key).column,
+                                               msg.register_before_write(reg, str(op), name)))
             reg = args.get("reg")
-            if (op in _WRITES_REG or INNER.search(str(op))) and isinstance(reg, str):  # a "{kind}" op may write it
-                written.add(reg)
+            if op in _WRITES_REG or INNER.search(str(op)):  # a "{kind}" op may write it
+                written |= {r for r in (reg if isinstance(reg, list) else [reg]) if isinstance(r, str)}
     return written
 
 

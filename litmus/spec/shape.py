@@ -269,6 +269,10 @@ def _message(e: dict[str, Any], path: tuple[Any, ...], tp: Any, doc: LDict) -> t
             what = f"unknown key '{name}' in {_owner(parent_path)}"
         hint = did_you_mean(name, accepted)
         msg = f"{what}{hint}{' ' if hint else '; '}accepted: {', '.join(accepted)}"
+        if name == "vec" and _owner(parent_path).startswith("op "):
+            msg += " (vec is for load and store ops only: a vector RMW or spin is not modelled)"
+        elif name in ("view", "offset", "bits") and parent_path[:1] == ("locations",):
+            msg += f" ({name} is a field of a location mapping {{init, home, bits}} or {{view, offset, bits}})"
         return locate(doc, path, key=True), msg
     if kind == "missing":
         parent_path = path[:-1]

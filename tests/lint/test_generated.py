@@ -30,6 +30,8 @@ def test_one_generated_kernel_per_catalog_pattern_lints() -> None:
     spins = linted = 0
     for variants in by_pattern.values():
         for t in variants:  # the first variant whose generated kernel Triton compiles
+            if t.uses_widths():  # no Triton form yet: codegen refuses it with a located error
+                continue
             try:
                 report = lint_generated(t)
             except LitmusError as err:

@@ -207,12 +207,13 @@ def test_condition_depth_limit_raised(monkeypatch: pytest.MonkeyPatch) -> None:
     assert parse_prop("(" * 150 + "x == 1" + ")" * 150)
 
 
-@pytest.mark.parametrize("big", [str(2**63), str(-(2**63) - 1), "9" * 300])
+@pytest.mark.parametrize("big", [str(2**64), str(-(2**63) - 1), "9" * 300])
 def test_integers_beyond_64_bits(tmp_path: Path, big: str) -> None:
     msg = _error(tmp_path, BASE.replace("value: 1}", f"value: {big}}}", 1))
     assert "t.yaml:7:" in msg and "64 bits" in msg
 
 
 def test_integers_within_64_bits(tmp_path: Path) -> None:
-    (tmp_path / "t.yaml").write_text(BASE.replace("value: 1}", f"value: {2**63 - 1}}}", 1))
-    assert load_file(tmp_path / "t.yaml")
+    for top in (2**63 - 1, 2**64 - 1):  # signed, and unsigned for a 64-bit location
+        (tmp_path / "t.yaml").write_text(BASE.replace("value: 1}", f"value: {top}}}", 1))
+        assert load_file(tmp_path / "t.yaml")

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from litmus.codegen.harness import harness_lines
 from litmus.codegen.layout import (
+    JIT_DECORATOR,
     KERNEL_ARGS,
     KernelEntry,
     Layout,
@@ -349,7 +350,7 @@ def _kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, emitter: 
                  options: CodegenOptions) -> str:
     threads = {t.name: t for t in test.threads}
     args = ", ".join(a + (": tl.constexpr" if a == "BLOCK" else "") for a in KERNEL_ARGS)
-    out = ["@triton.jit", f"def {entry.name}({args}):"]
+    out = [JIT_DECORATOR, f"def {entry.name}({args}):"]
     doc = f"{test.id}: " + ("every thread (grid mode)" if entry.rank is None else f"the threads of rank {entry.rank}")
     out.append(f'    """{doc}; roles: {list(entry.roles)}."""')
     out += ["    pid = tl.program_id(0)",

@@ -29,6 +29,11 @@ KERNEL_SIGNATURE: dict[str, str] = {
     "inst_stride": "i32",
     "BLOCK": "constexpr",
 }
+JIT_DECORATOR = ("@triton.jit(do_not_specialize=["
+                 + ", ".join(repr(a) for a in KERNEL_ARGS if a != "BLOCK") + "])")
+"""The decorator of every generated kernel.  No argument is specialised on its value (``== 1``,
+divisible by 16), so one compiled kernel serves every round size, stride and buffer of a
+variant, and it is the kernel the audit compiles from ``KERNEL_SIGNATURE`` (no attributes)."""
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from litmus.codegen.generate import (
     drop_overwritten_inits,
 )
 from litmus.codegen.harness import harness_lines
-from litmus.codegen.layout import KERNEL_ARGS, KernelEntry, Layout
+from litmus.codegen.layout import JIT_DECORATOR, KERNEL_ARGS, KernelEntry, Layout
 from litmus.codegen.ops import Emitter, ThreadContext
 from litmus.codegen.options import CodegenOptions
 from litmus.ir import Const, LitmusTest, Rmw, Spin, Store, Thread, spin_exit_text, spin_exits
@@ -121,7 +121,7 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
     lines = drop_dead_assignments(pre + [_LOOP] + body)
     cut = lines.index(_LOOP)
     args = ", ".join(a + (": tl.constexpr" if a == "BLOCK" else "") for a in KERNEL_ARGS)
-    out = ["@triton.jit", f"def {entry.name}({args}):",
+    out = [JIT_DECORATOR, f"def {entry.name}({args}):",
            f'    """{test.id}: parallel mode, every program plays every role; roles: {list(entry.roles)}."""',
            "    pid = tl.program_id(0)"]
     out += ["    " + line for line in lines[:cut + 1]]

@@ -6,6 +6,9 @@
 #   tune:    litmus tune on relaxed MP / SB / LB -> docs/results/h200-tuned.json (+ its trial log)
 #   bench:   the gpu-marked tests; bench_weak with the default, grid and tuned environments (2 s
 #            each), the tuned one also at 2^20 instances per round
+#   bench-big: bench_weak with the default environment at 2^24 and at 2^26 instances per round
+#   timing:  benchmarks/bench_variant_time.py on VARIANTS: where each variant's seconds go in a
+#            catalog run (setup and compile, kernels, counting), round by round
 #   tune-mutants: litmus tune --keep 3 on the mutants one GPU can show that the last catalog run
 #            did not witness (MUTANTS) -> docs/results/h200-tuned-mutants.json, then the rotation
 #            docs/results/h200-rotation-2.json = h200-rotation.json followed by those environments
@@ -18,7 +21,7 @@
 # Usage (repo root, on the GPU machine): bash scripts/h200_detect.sh 'smoke|tune|catalog ...' [OUT]
 #   (several phases in one call run in order, e.g. 'tune catalog')
 set -u
-phases=${1:?smoke, bench, tune, tune-mutants or catalog}
+phases=${1:?smoke, bench, bench-big, timing, tune, tune-mutants, catalog, audit-sass or rerun}
 OUT=${2:-${OUT:-/tmp/litmus-out}}
 mkdir -p "$OUT"
 source scripts/h200_env.sh
@@ -51,6 +54,22 @@ case "$what" in
     step "bench_weak: tuned at 2^20 instances per round"
     timeout 100 python3 benchmarks/bench_weak.py --backend cuda --seconds "${BSECONDS:-2}" --instances 1048576 \
         --stress docs/results/h200-tuned.json --json "$OUT/bench-weak-2e20.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+    ;;
+  bench-big)
+    step "bench_weak: default at 2^24 and 2^26 instances per round (${BSECONDS:-2} s each)"
+    for n in 16777216 67108864; do
+      timeout 150 python3 benchmarks/bench_weak.py --backend cuda --seconds "${BSECONDS:-2}" --instances $n \
+          --stress default --json "$OUT/bench-weak-default-$n.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+    done
+    ;;
+  timing)
+    VARIANTS=${VARIANTS:?the variant ids to time}
+    step "bench_variant_time: $(echo $VARIANTS | wc -w) variants, stress ${STRESS:-docs/results/h200-rotation-2.json}, budget ${BUDGET:-1.5} s"
+    # shellcheck disable=SC2086
+    timeout "${RUN_TIMEOUT:-240}" python3 benchmarks/bench_variant_time.py $VARIANTS --backend cuda \
+        --stress "${STRESS:-docs/results/h200-rotation-2.json}" --instances "${INSTANCES:-16777216}" \
+        --time-budget "${BUDGET:-1.5}" --until-bound "${BOUND:-1e-9}" --seed 1 --json "$OUT/variant-time.json" 2>&1 \
+        | grep -v Warning | tee -a "$LOG"
     ;;
   tune-mutants)
     MUTANTS=${MUTANTS:?the variant ids to tune on}

@@ -7,7 +7,7 @@ if ! python3 -c "import pydantic" 2>/dev/null && ls .whl/*.whl >/dev/null 2>&1; 
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
   export PYTHONPATH=/tmp/site:$PWD
 else
-  export PYTHONPATH=$PWD
+  export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}  # sourced twice: keep /tmp/site from the first time
 fi
 # step TEXT: a timestamped heading, shown and appended to $LOG (each script sets LOG)
 step() { echo "=== $(date -u +%T) $*" | tee -a "$LOG"; }

@@ -7,6 +7,9 @@ per round (each column of the row-major ``out`` is a strided pass over all of it
 observable of an instance once, builds the key in registers, keeps a histogram per program
 (``tl.histogram``) and adds it to a global one: a round costs one pass and one host round trip.
 
+The kernel is compiled once per number of columns and of bins (a power of two): the key space
+and the row count are run-time arguments, so new value ranges do not compile it again.
+
 The key's value ranges (lowest value and radix per column) are the previous round's: a value
 outside them lands in an overflow bin, and then the round's bounds are read again and it is
 counted once more, so a count is exact whatever the values.  Key spaces larger than
@@ -37,9 +40,9 @@ import triton
 import triton.language as tl
 
 
-@triton.jit
-def litmus_count(cols, strides, lows, radix, hist, n, NCOLS: tl.constexpr, STATUS: tl.constexpr,
-                 SPACE: tl.constexpr, NB: tl.constexpr, BLOCK: tl.constexpr):
+@triton.jit(do_not_specialize=["n", "space"])
+def litmus_count(cols, strides, lows, radix, hist, n, space, NCOLS: tl.constexpr, STATUS: tl.constexpr,
+                 NB: tl.constexpr, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     i = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     live = i < n
@@ -54,8 +57,8 @@ def litmus_count(cols, strides, lows, radix, hist, n, NCOLS: tl.constexpr, STATU
         r = tl.load(radix + c)
         ok = ok & (d >= 0) & (d < r)
         key = key * r + tl.where(ok, d, 0)
-    # bin SPACE: a value outside the given ranges; bin SPACE + 1: lanes past n
-    key = tl.where(ok, key, tl.where(live, SPACE, SPACE + 1))
+    # bin space: a value outside the given ranges; bin space + 1: lanes past n
+    key = tl.where(ok, key, tl.where(live, space, space + 1))
     tl.atomic_add(hist + tl.arange(0, NB), tl.histogram(key, NB))
 '''
 
@@ -154,6 +157,6 @@ class OutcomeCounter:
         nb = hist.numel()
         hist.zero_()
         grid = (max(1, -(-n // COUNT_BLOCK)),)
-        self._kernel[grid](addresses, strides, lows, radix, hist, n, NCOLS=len(cols), STATUS=True,
-                           SPACE=ranges.space, NB=nb, BLOCK=COUNT_BLOCK)
+        self._kernel[grid](addresses, strides, lows, radix, hist, n, ranges.space, NCOLS=len(cols), STATUS=True,
+                           NB=nb, BLOCK=COUNT_BLOCK)
         return hist.tolist()[: ranges.space + 1]

@@ -64,3 +64,14 @@ def test_keys_decode_to_the_columns_they_encode() -> None:
     assert r.space == len(keys) == 48
     assert all(r.decode(k) == v for k, v in keys.items())
     assert _bins(48) == 64 and _bins(62) == 64 and _bins(63) == 128  # room for the two spare bins
+
+
+def test_the_count_kernel_is_compiled_once_per_columns_and_bins() -> None:
+    """New value ranges (a new key space) or a new row count must not compile the kernel again:
+    only the number of columns and of bins are compile-time constants."""
+    from litmus.run.counting import load_count_kernel
+
+    kernel = load_count_kernel(interpret=False)
+    params = {p.name: p for p in kernel.params}
+    assert {n for n, p in params.items() if p.is_constexpr} == {"NCOLS", "STATUS", "NB", "BLOCK"}
+    assert params["space"].do_not_specialize and params["n"].do_not_specialize

@@ -447,10 +447,14 @@ def _default_out(backend: str) -> str:
               help="ranks backend: number of processes (default: GPUs visible, or the most ranks a test needs).")
 @click.option("--ranks", "ranks_text", default=None,
               help="ranks backend: world ranks playing the test's ranks 0,1,..., e.g. --ranks 0,1")
+@click.option("--compile-workers", type=click.IntRange(min=0), default=None,
+              help="cuda backend: processes that compile the next variants' kernels while the GPU runs "
+                   "(0: compile in the run). Default: the CPUs but two, at most 12; 0 with 4 CPUs or fewer.")
 @_friendly
 def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int | None,
         time_budget: float | None, instances: int | None, seed: int, stop_bound: float | None, stress: str,
-        out: str | None, resume: bool, world_size: int | None, ranks_text: str | None) -> None:
+        out: str | None, resume: bool, world_size: int | None, ranks_text: str | None,
+        compile_workers: int | None) -> None:
     """Run variants on hardware (or the CPU interpreter) and classify every outcome.
 
     Each variant runs round after round (--iterations or --time-budget); each round runs many
@@ -506,7 +510,11 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
             console.print(f"[bold]results[/bold] {out_path} (appended per variant)")
             _check_interrupt()
             where["stage"] = "running"
-            results = _run_with_progress(tests, backend_obj, config, out_path, resume, console)
+            if compile_workers is None:
+                from litmus.run.ahead import default_workers
+
+                compile_workers = default_workers()
+            results = _run_with_progress(tests, backend_obj, config, out_path, resume, console, compile_workers)
         finally:
             backend_obj.close()
     except KeyboardInterrupt:
@@ -548,7 +556,7 @@ def _interrupted_run(where: dict[str, Any], paths: Sequence[str], backend: str) 
 
 
 def _run_with_progress(tests: Sequence[Any], backend: Any, config: Any, out: Any, resume: bool,
-                       console: Any) -> list[Any]:
+                       console: Any, compile_workers: int = 0) -> list[Any]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from litmus.session import run_tests
@@ -582,7 +590,7 @@ def _run_with_progress(tests: Sequence[Any], backend: Any, config: Any, out: Any
                 progress.console.print(f"[bold red]VIOLATION[/bold red] {res.test.id}")
 
         return run_tests(tests, backend, config, out=out, resume=resume,
-                         on_progress=on_progress, on_result=on_result)
+                         on_progress=on_progress, on_result=on_result, compile_workers=compile_workers)
 
 
 @main.command()

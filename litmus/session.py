@@ -196,12 +196,18 @@ def run_tests(
     resume: bool = False,
     on_progress: ProgressHook | None = None,
     on_result: Callable[[VariantResult], None] | None = None,
+    compile_workers: int = 0,
 ) -> list[VariantResult]:
     """Run every test; append each finished variant to ``out`` at once (JSON Lines).
 
-    With ``resume``, variants already in ``out`` for this backend are skipped.
+    With ``resume``, variants already in ``out`` for this backend are skipped.  With
+    ``compile_workers`` and a backend that can (``compile_ahead``: cuda), that many processes
+    compile the next variants' kernels while the GPU runs (:mod:`litmus.run.ahead`).
     """
     done = finished_ids(out, backend.name) if (out is not None and resume) else set()
+    ahead = getattr(backend, "compile_ahead", None)
+    if compile_workers > 0 and ahead is not None:
+        ahead([t for t in tests if f"{t.source_file}::{t.id}" not in done], config, compile_workers)
     results: list[VariantResult] = []
     for test in tests:
         key = f"{test.source_file}::{test.id}"

@@ -208,3 +208,29 @@ def test_a_conformance_variant_run_to_a_bound_fills_with_the_fastest_environment
     racy = Timed()  # SB's target is allowed: the rotation goes on
     run_variant(SB, racy, run_config(racy, iterations=10, stress=envs, stop_bound=1e-12))
     assert racy.envs == ["a", "b", "c"] * 3 + ["a"]
+
+
+class Ahead(Scripted):
+    """Records what ``run_tests`` asks it to compile ahead."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[tuple[list[str], int]] = []
+
+    def compile_ahead(self, tests: list[LitmusTest], config: RunConfig, workers: int) -> int:
+        self.asked.append(([t.id for t in tests], workers))
+        return len(tests)
+
+
+def test_run_tests_compiles_ahead_only_what_it_will_run(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    other = replace(SB, variant="other")
+    out = tmp_path / "r.jsonl"
+    run_tests([SB], Scripted(), RunConfig(iterations=1), out=out)
+    backend = Ahead()
+    run_tests([SB, other], backend, RunConfig(iterations=1), out=out, resume=True, compile_workers=3)
+    assert backend.asked == [(["SB[other]"], 3)]  # SB[plain] is already in the file
+    quiet = Ahead()
+    run_tests([SB], quiet, RunConfig(iterations=1), compile_workers=0)
+    assert quiet.asked == []

@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib.metadata
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from litmus.codegen import CodegenOptions, Layout
 from litmus.codegen.options import RUN_BLOCK
@@ -195,6 +195,7 @@ class CudaBackend:
         self._setups: dict[tuple[Any, ...], _Setup] = {}  # of the current test, one per environment
         self._hazards: dict[LitmusTest, list[str]] = {}
         self._counter = OutcomeCounter()
+        self._ahead: Any = None  # litmus.run.ahead.CompileAhead, when compile_ahead was called
 
     # ------------------------------------------------------------------ Backend protocol
 
@@ -291,8 +292,43 @@ class CudaBackend:
             self._hazards[test] = spin_hazards(test)
         return self._hazards[test]
 
+    def compile_ahead(self, tests: Sequence[LitmusTest], config: RunConfig, workers: int) -> int:
+        """Start compiling the run kernels ``tests`` will use under ``config`` (every launch mode
+        of its environments) in ``workers`` processes, in order (:mod:`litmus.run.ahead`); the
+        number of kernels submitted."""
+        from litmus.run.ahead import CompileAhead, KernelJob
+
+        spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
+        launches = sorted({env.launch for env in config.environments})
+        jobs = []
+        for test in tests:
+            if self.skip_reason(test) is not None:
+                continue
+            grid_block = block_for(resident_instances(test, self.sm_count, self.block,
+                                                      instance_count(config.instances)), self.block)
+            for launch in launches:
+                if launch == "parallel" and not self.parallel_hazards(test):
+                    options = self._options(self.block, spin_bound, "parallel")
+                else:
+                    options = self._options(grid_block, spin_bound)
+                job = KernelJob(test, options, self.num_warps, self.device.index or 0)
+                if job not in jobs:  # a starved variant's parallel rounds load the grid kernel
+                    jobs.append(job)
+        if self._ahead is not None:
+            self._ahead.close()
+        self._ahead = CompileAhead(jobs, workers) if jobs and workers > 0 else None
+        return len(self._ahead) if self._ahead is not None else 0
+
+    def _await_ahead(self, test: LitmusTest, options: CodegenOptions) -> None:
+        """Wait for a compile worker that has ``test``'s kernel with ``options`` in hand."""
+        if self._ahead is not None:
+            self._ahead.wait(test, options)
+
     def close(self) -> None:
-        """Free the device buffers."""
+        """Free the device buffers and stop the compile workers."""
+        if self._ahead is not None:
+            self._ahead.close()
+            self._ahead = None
         self._setup = None
         self._setups.clear()
         self._scratch = None
@@ -327,7 +363,9 @@ class CudaBackend:
         key = (test, n, block, config.stress.stride, spin_bound, control_words(config.stress))
         if (kept := self._cached(key, test)) is not None:
             return kept
-        source = generate(test, self._options(block, spin_bound))
+        options = self._options(block, spin_bound)
+        self._await_ahead(test, options)
+        source = generate(test, options)
         module = load_kernel(source, interpret=False)
         layout = source.layout
         spec = launch_spec(layout, n, config.stress.stride)
@@ -426,7 +464,9 @@ class CudaBackend:
                stress.stress_programs if stress.mem_stress else 0, stress.parallel_programs)
         if (kept := self._cached(key, test)) is not None:
             return kept
-        source = generate(test, self._options(self.block, spin_bound, "parallel"))
+        options = self._options(self.block, spin_bound, "parallel")
+        self._await_ahead(test, options)
+        source = generate(test, options)
         layout = source.layout
         kernel = getattr(load_kernel(source, interpret=False), layout.kernel(None).name)
         programs, info = self._parallel_programs(kernel, layout, stress)

@@ -2,4 +2,5 @@
 
 from litmus.cli import main
 
-main()
+if __name__ == "__main__":  # not when a spawned worker (litmus.run.ahead) imports this module
+    main()

@@ -133,7 +133,12 @@ def cost_kernel(sig: Signalling, backend: str = "cuda", features: Features | Non
     emitter = Emitter(test_id=sig.test.id, source_file=sig.test.source_file, backend=backend, features=feats,
                       spin_bound=spin_bound)
     timer = timer_api() if feats.inline_asm else "none"
-    cmp = ">=" if sig.shape == "barrier" else "=="
+    # Waits are ``>= seq``: the round counter only grows, and every thread of a program spins on
+    # the program's flag by itself.  With ``==``, a thread that lags (the one that fences, under
+    # --fence-threads) waits for a value its party's other threads already moved past, and its
+    # spin times out (H200: 2-44 of 1,000 trips with 1 or 8 of 128 threads fencing,
+    # docs/results/h200-cost/load-probe.txt).
+    cmp = ">="
     body: list[str] = []
     if loopback:
         ctxs = [_context(k, rounds[k], locations) for k in range(len(rounds))]

@@ -25,12 +25,12 @@ def main() -> None:
     out = {}
     for case in json.loads(sys.argv[1]):
         sig = signalling(tests[case["id"]])
-        if case.get("wrong_value"):  # the signal writes a value the spin never waits for
+        if case.get("wrong_value"):  # the signal writes 0, below every round number the spin waits for
             from dataclasses import replace
 
             from litmus.ir import Const
 
-            sig = replace(sig, signal=tuple(replace(o, value=Const(7)) if getattr(o, "loc", None) == sig.flag
+            sig = replace(sig, signal=tuple(replace(o, value=Const(0)) if getattr(o, "loc", None) == sig.flag
                                             else o for o in sig.signal))
         ck = cost_kernel(sig, backend="interpreter", spin_bound=case.get("spin_bound", 64), loopback=True)
         module = load_cost_kernel(ck, interpret=True)

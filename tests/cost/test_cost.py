@@ -107,7 +107,7 @@ def test_round_trips_are_counted_from_the_spin_registers() -> None:
 
 def test_kernel_counts_rounds_with_placeholders_replaced() -> None:
     ck = cost_kernel(sig_of("COST-signal[relacq-sys-xgpu]"))
-    assert str(SEQ) not in ck.text and "== seq" in ck.text
+    assert str(SEQ) not in ck.text and ">= seq)" in ck.text and "== seq)" not in ck.text  # waits are monotonic
     barrier = cost_kernel(sig_of("XLA-block-barrier[relacq-sys]"))
     assert ">= seq" in barrier.text  # a peer one round ahead never strands a barrier spin
 
@@ -317,3 +317,41 @@ def test_cuda_kernel_compiles_for_sm90_with_the_global_timer(test_id: str) -> No
     assert "%globaltimer" in ptx and ".local" not in ptx  # the timestamps stay in registers
     if "threadfence" in test_id:
         assert "setp.lt.u32 %pf, %tf, 8; @%pf fence.sc.sys;" in ptx
+
+
+def _fake_launches(monkeypatch: pytest.MonkeyPatch, load_status: int) -> list[tuple[int, int, float]]:
+    """Replace the loop kernel's launch with one that records (pairs, block, event ms): the first
+    launch of the load shape takes 500 ms (it compiles), later ones 1 ms."""
+    from litmus.cost import compile as cost_compile
+    from litmus.cost import launch
+    from litmus.cost.launch import LoopRun
+
+    calls: list[tuple[int, int, float]] = []
+
+    def fake(module, ck, n_trips, pairs=1, block=1, device="cuda", num_warps=1):  # noqa: ANN001
+        first_load = pairs > 1 and not any(p > 1 for p, _, _ in calls)
+        ms = 500.0 if first_load else 1.0
+        calls.append((pairs, block, ms))
+        progs = ck.parties * pairs
+        times = [[k * 100 for k in range(n_trips + 1)] for _ in range(progs)]
+        status = [load_status if pairs > 1 else 0] * progs
+        return LoopRun(times, [n_trips] * progs, status, ms, ck.parties, pairs, block, [])
+
+    monkeypatch.setattr(launch, "launch_loop", fake)
+    monkeypatch.setattr(cost_compile, "load_cost_kernel", lambda ck, interpret=None: None)
+    return calls
+
+
+@pytest.mark.parametrize("stalled", [False, True])
+def test_signals_per_second_come_from_a_warm_load_launch_and_none_when_spins_stall(
+        monkeypatch: pytest.MonkeyPatch, stalled: bool) -> None:
+    from litmus.cost.measure import CostParams, measure_cuda
+
+    calls = _fake_launches(monkeypatch, load_status=1 if stalled else 0)
+    params = CostParams(round_trips=10, repeat=1, warmup=0, load_pairs=4, load_block=8)
+    m = measure_cuda(sig_of("COST-signal[relacq-sys-xgpu]"), params, interpreter=True)
+    assert [(p, b) for p, b, _ in calls if p > 1] == [(4, 8), (4, 8)]  # warm, then timed
+    if stalled:
+        assert m.signals_per_s is None and any("timed out" in n for n in m.notes)
+    else:  # 2 signals a trip, 10 trips, 4 x 8 lanes, in the timed launch's 1 ms (not the compile's 500)
+        assert m.signals_per_s == pytest.approx(2 * 10 * 4 * 8 / 1e-3)

@@ -20,6 +20,7 @@ from litmus.audit.compile import canonical_target
 from litmus.audit.op_code import has_line_table, op_code, op_order
 from litmus.audit.requirements import Requirement, must_follow, requirements
 from litmus.audit.rules import Pattern, Rule, Shape, rule_table
+from litmus.audit.widths import sized_rule, width_problem
 from litmus.errors import LitmusError, UnsupportedError
 from litmus.ir import LitmusTest
 
@@ -215,6 +216,18 @@ def _finding(test: LitmusTest, target: str, req: Requirement, rule: Rule, instrs
                    req.key.describe())
 
 
+def _width_finding(test: LitmusTest, target: str, req: Requirement, rule: Rule, instrs: list[AsmInstr],
+                   unsized: tuple[Shape, list[int]], text_lines: list[str]) -> Finding:
+    """The finding of an op whose access instruction is there, in order, but not of the op's width."""
+    assert req.bits is not None
+    shape, idx = unsized
+    ins = instrs[idx[shape.anchor]]
+    found = f"`{ins.text}` at line {ins.line}, {width_problem(target, ins, req.bits)}"
+    expected = " | or: ".join(s.render() for s in rule.shapes)
+    return Finding(test.id, target, req.describe(), expected, found, _context(text_lines, ins.line), ins.line,
+                   req.key.describe())
+
+
 def _rule_for(test: LitmusTest, target: str, req: Requirement) -> Rule:
     rule = rule_table(target).get(req.key)
     if rule is None:
@@ -235,18 +248,24 @@ def match_text(test: LitmusTest, target: str, text: str) -> tuple[list[Match], l
     text_lines = text.splitlines()
     reqs = requirements(test)
     rules = [_rule_for(test, kind, r) for r in reqs]
+    sized = [sized_rule(rule, kind, r.bits) if r.bits is not None else rule for r, rule in zip(reqs, rules)]
     matches: list[Match] = []
     findings: list[Finding] = []
     end: dict[int, int] = {}  # requirement index -> index of its last matched instruction
-    for j, (req, rule) in enumerate(zip(reqs, rules)):
+    for j, (req, rule) in enumerate(zip(reqs, sized)):
         preds = [i for i in range(j) if must_follow(reqs[i], req)]
         start = max((end[i] + 1 for i in preds), default=0)
         last = max(preds, key=lambda i: end[i], default=None)
         after = f"after {reqs[last].describe()} (line {instrs[end[last]].line})" if last is not None and end[last] >= 0 else ""
         got = _match_rule(rule, instrs, start, edges)
         if got is None:
-            findings.append(_finding(test, kind, req, rule, instrs, start, after, text_lines))
-            end[j] = start - 1
+            unsized = _match_rule(rules[j], instrs, start, edges) if rule is not rules[j] else None
+            if unsized is not None and req.bits is not None:  # the right instruction, at the wrong width
+                findings.append(_width_finding(test, kind, req, rule, instrs, unsized, text_lines))
+                end[j] = unsized[1][-1] if unsized[1] else start - 1
+            else:
+                findings.append(_finding(test, kind, req, rule, instrs, start, after, text_lines))
+                end[j] = start - 1
             continue
         shape, idx = got
         end[j] = idx[-1] if idx else start - 1

@@ -7,7 +7,7 @@ iris-style ``cas``) once: the loop body appears once in the text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from litmus.audit.rules import RuleKey
 from litmus.ir import Barrier, Fence, Instr, LitmusTest, Load, Rmw, Spin, Store
@@ -26,6 +26,7 @@ class Requirement:
     volatile: bool
     loc: str  # "" for fences and barriers
     line: int | None  # line of the op in the catalog file
+    bits: int | None = None  # the access's width in a test with access widths (None: not checked)
 
     @property
     def key(self) -> RuleKey:
@@ -37,6 +38,8 @@ class Requirement:
     def describe(self) -> str:
         """E.g. ``P0 #1 rmw cas release sys on flag``."""
         where = f" on {self.loc}" if self.loc else ""
+        if self.bits is not None:
+            where += f" ({self.bits}-bit)"
         return f"{self.thread} #{self.instr_index} {self.key.describe()}{where}"
 
     @property
@@ -104,11 +107,15 @@ def _requirement(thread: str, index: int, ins: Instr) -> Requirement | None:
 
 
 def requirements(test: LitmusTest) -> list[Requirement]:
-    """Every requirement of ``test``, thread by thread, each thread in program order."""
+    """Every requirement of ``test``, thread by thread, each thread in program order; in a test
+    with access widths every memory access also carries its width (``bits``)."""
+    widths = {l.name: l.bits for l in test.locations} if test.uses_widths() else {}
     out: list[Requirement] = []
     for thread in test.threads:
         for index, ins in enumerate(thread.instrs):
             req = _requirement(thread.name, index, ins)
             if req is not None:
+                if req.loc in widths:
+                    req = replace(req, bits=widths[req.loc])
                 out.append(req)
     return out

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Sequence
 
 from litmus.codegen.harness import harness_lines
+from litmus.codegen import widths
 from litmus.codegen.layout import (
+    HI,
     JIT_DECORATOR,
     KERNEL_ARGS,
     KernelEntry,
     Layout,
-    LocationSlot,
     SpinSlot,
 )
 from litmus.observables import observable_registers, observables
@@ -66,8 +68,9 @@ def _thread_regs(t: Thread) -> list[str]:
 
 def build_layout(test: LitmusTest, options: CodegenOptions) -> Layout:
     """The calling convention of ``test``'s kernels under ``options``."""
-    locs = tuple(LocationSlot(l.name, i, l.home, l.init) for i, l in enumerate(test.locations))
-    regs = tuple(f"{t}:{r}" for t, r in observable_registers(test))
+    locs, n_physical = widths.slots(test)
+    keys = tuple(f"{t}:{r}" for t, r in observable_registers(test))
+    regs = widths.out_columns(keys, widths.wide_registers(test, {l.name: l.bits for l in locs}))
     if options.mode == "grid":
         kernels = (KernelEntry("litmus_grid", None, tuple(tuple(t.name for t in g) for g in _roles(test, None))),)
     elif options.mode == "parallel":
@@ -86,12 +89,14 @@ def build_layout(test: LitmusTest, options: CodegenOptions) -> Layout:
         addressing=options.addressing,
         n_ranks=max(test.ranks) + 1 if test.ranks else 1,
         locations=locs,
-        scratch_slot=len(locs),
+        scratch_slot=n_physical,
         threads=tuple(t.name for t in test.threads),
         out_columns=regs + ("status",),
         observables=observables(test),
         spins=_spin_slots(test),
         kernels=kernels,
+        unit_bytes=widths.unit_bytes(test),
+        fields=widths.fields(test, locs, regs, observables(test)),
     )
 
 
@@ -105,29 +110,56 @@ def _role_header(role: tuple[Thread, ...], options: CodegenOptions) -> list[str]
     return lines
 
 
-def _lane_lines(width: int, sfx: str) -> list[str]:
-    """The role's lane vector, lane-within-thread and zero vector (names end in ``sfx``)."""
+def _lane_lines(width: int, sfx: str, wide: bool = False) -> list[str]:
+    """The role's lane vector, lane-within-thread and zero vector (names end in ``sfx``); with
+    ``wide`` also the int64 zero vector ``zero64`` (64-bit registers and values)."""
     return [f"lane{sfx} = tl.arange(0, {width} * BLOCK)" if width > 1 else f"lane{sfx} = tl.arange(0, BLOCK)",
             f"local{sfx} = lane{sfx} % BLOCK" if width > 1 else f"local{sfx} = lane{sfx}",
-            f"zero{sfx} = lane{sfx} * 0"]
+            f"zero{sfx} = lane{sfx} * 0"] + ([f"zero64{sfx} = zero{sfx}.to(tl.int64)"] if wide else [])
 
 
-def _heap_lines(homes: list[int]) -> list[str]:
-    """Scalar int32 pointers ``heap<r>`` to the heaps of ranks ``homes``."""
-    return [f"heap{r} = tl.load(heap_ptrs + {r}).to(tl.pointer_type(tl.int32))" for r in homes]
+def _heap_lines(homes: list[int], typed: Sequence[tuple[int, str]] = ()) -> list[str]:
+    """Scalar int32 pointers ``heap<r>`` to the heaps of ranks ``homes``, and the typed pointers
+    ``heap<r>_<dtype>`` of ``typed`` (rank, Triton integer type) pairs (access widths)."""
+    return ([f"heap{r} = tl.load(heap_ptrs + {r}).to(tl.pointer_type(tl.int32))" for r in homes]
+            + [f"heap{r}_{d} = tl.load(heap_ptrs + {r}).to(tl.pointer_type(tl.{d}))" for r, d in typed])
+
+
+def typed_heaps(layout: Layout, ranks: set[int]) -> list[tuple[int, str]]:
+    """The (rank, type) pairs of the typed heap pointers a block needs: every sized location's
+    home with its type, and each of ``ranks`` (the threads' own, for typed scratch pointers)."""
+    dtypes = sorted({widths.dtype(l) for l in layout.locations} - {widths.PLAIN})
+    pairs = {(l.home, widths.dtype(l)) for l in layout.locations if widths.dtype(l) != widths.PLAIN}
+    pairs |= {(r, d) for r in ranks for d in dtypes}
+    return sorted(pairs)
+
+
+def role_heap_lines(layout: Layout, ranks: set[int]) -> list[str]:
+    """The heap pointer lines of a block whose threads run on ``ranks``."""
+    return _heap_lines(sorted({loc.home for loc in layout.locations} | ranks), typed_heaps(layout, ranks))
 
 
 def _thread_contexts(layout: Layout, role: tuple[Thread, ...], sfx: str) -> list[tuple[Thread, ThreadContext]]:
     """One :class:`ThreadContext` per thread of ``role`` (addresses are filled by :func:`_thread_setup`)."""
     spin_bits = {(s.thread, s.index): s.bit for s in layout.spins}
+    mem = {l.name: widths.dtype(l) for l in layout.locations if widths.dtype(l) != widths.PLAIN}
+    wide = {tuple(k[: -len(HI)].split(":", 1)) for k in layout.out_columns if k.endswith(HI)}
     contexts = []
     for t in role:
         p = f"T{layout.threads.index(t.name)}"
+        regs = {r: f"{p}_{_ident(r)}" for r in _thread_regs(t)}
         contexts.append((t, ThreadContext(
             name=t.name, ident=p, mask=f"m_{p}" if len(role) > 1 else None, scratch=f"s_{p}",
-            regs={r: f"{p}_{_ident(r)}" for r in _thread_regs(t)}, addr={}, status=f"st_{p}",
-            spin_bits={i: b for (tn, i), b in spin_bits.items() if tn == t.name}, zero=f"zero{sfx}")))
+            regs=regs, addr={}, status=f"st_{p}",
+            spin_bits={i: b for (tn, i), b in spin_bits.items() if tn == t.name}, zero=f"zero{sfx}",
+            mem=mem, wide={regs[r] for r in regs if (t.name, r) in wide}, zero64=f"zero64{sfx}",
+            scratches={d: f"s_{p}_{d}" for d in sorted(set(mem.values()))})))
     return contexts
+
+
+def needs_wide(layout: Layout) -> bool:
+    """Whether the kernels need the int64 zero vector (a 64-bit location or register)."""
+    return any(l.bits == 64 for l in layout.locations) or any(k.endswith(HI) for k in layout.out_columns)
 
 
 def _mask_line(ctx: ThreadContext, slot: int, sfx: str) -> list[str]:
@@ -143,16 +175,25 @@ def _thread_setup(layout: Layout, t: Thread, ctx: ThreadContext) -> list[str]:
              f"    b_{p} = i_{p}",
              "else:",
              f"    b_{p} = i_{p} * inst_stride"]
-    lines.append(f"s_{p} = {_slot_pointer(t.rank, layout.scratch_slot, p)}")
     used = {getattr(ins, "loc", None) for ins in t.instrs} - {None}
+    scaled = sorted({layout.unit_bytes // (l.bits // 8) for l in layout.locations if l.name in used}
+                    | {layout.unit_bytes // (widths.dtype_bits(d) // 8) for d in ctx.scratches} | {layout.unit_words})
+    lines += [f"bk{k}_{p} = b_{p} * {k}" for k in scaled if k > 1]
+    lines.append(f"s_{p} = {_slot_pointer(t.rank, layout.scratch_slot, p, layout)}")
+    for d, var in ctx.scratches.items():
+        lines.append(f"{var} = {_typed_pointer(t.rank, layout.scratch_slot, 0, d, p, layout)}")
     for loc in layout.locations:
         if loc.name in used:
             var = f"a_{p}_{_ident(loc.name)}"
             ctx.addr[loc.name] = var
-            lines.append(f"{var} = {_slot_pointer(loc.home, loc.slot, p)}  # {loc.name}")
+            d = widths.dtype(loc)
+            where = f"{loc.name} ({loc.bits} bits" + (f", bytes {loc.offset}.. of {loc.view_of})" if loc.view_of else ")")
+            lines.append(f"{var} = {_typed_pointer(loc.home, loc.slot, loc.offset, d, p, layout)}  # "
+                         + (where if not layout.plain else loc.name))
     init = dict(t.reg_init)
     for r, var in ctx.regs.items():
-        lines.append(f"{var} = {ctx.zero} + {init.get(r, 0)}  # {t.name}:{r}")
+        zero = ctx.zero64 if var in ctx.wide else ctx.zero
+        lines.append(f"{var} = {zero} + {init.get(r, 0)}  # {t.name}:{r}")
     if has_branches(t):
         lines.append(f"{active_var(ctx)} = {ctx.mask if ctx.mask else ctx.zero + ' == 0'}  # lanes not waiting at a label")
         for name in sorted({i.target for i in t.instrs if isinstance(i, Branch)}):
@@ -229,9 +270,15 @@ def _output_lines(layout: Layout, contexts: list[tuple[Thread, ThreadContext]]) 
         mk = f", mask={ctx.mask}" if ctx.mask else ""
         for col, key in enumerate(layout.out_columns[:-1]):
             thread, reg = key.split(":", 1)
+            hi = reg.endswith(HI)
+            reg = reg[: -len(HI)] if hi else reg
             if thread == t.name:
                 var = ctx.regs.get(reg)
                 value = var if var is not None else f"({ctx.zero} + {dict(t.reg_init).get(reg, 0)})"
+                if hi:
+                    value = f"({value} >> 32).to(tl.int32)"
+                elif var is not None and var in ctx.wide:
+                    value = f"{value}.to(tl.int32)"
                 lines.append(f"tl.store({_out_pointer(col, ctx.ident)}, {value}{mk})  # {key}")
         if ctx.spin_bits:
             smask = f"({ctx.status} != 0)" + (f" & {ctx.mask}" if ctx.mask else "")
@@ -244,9 +291,9 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
                 options: CodegenOptions) -> list[str]:
     """The body of one ``if role == g:`` block (grid and rank modes)."""
     width = len(role)
-    lines = _role_header(role, options) + _lane_lines(width, "")
+    lines = _role_header(role, options) + _lane_lines(width, "", needs_wide(layout))
     lines.append("first = (block * BLOCK + local).to(tl.int64)")
-    lines += _heap_lines(sorted({loc.home for loc in layout.locations} | {t.rank for t in role}))
+    lines += role_heap_lines(layout, {t.rank for t in role})
     contexts = _thread_contexts(layout, role, "")
     for slot, (t, ctx) in enumerate(contexts):
         p = ctx.ident
@@ -282,10 +329,26 @@ def _instance_lines(p: str, pi: int) -> list[str]:
             f"    i_{p} = (first * k_{p} + c_{p}) % n_instances"]
 
 
-def _slot_pointer(home: int, slot: int, p: str) -> str:
-    """Pointer expression of heap slot ``slot`` on rank ``home`` for thread ``p``'s lanes: the
-    slot base is a scalar, so each lane costs one pointer add."""
+def _slot_pointer(home: int, slot: int, p: str, layout: Layout | None = None) -> str:
+    """int32 pointer expression of heap slot ``slot`` on rank ``home`` for thread ``p``'s lanes:
+    the slot base is a scalar, so each lane costs one pointer add."""
+    if layout is not None and layout.unit_words != 1:
+        return _typed_pointer(home, slot, 0, widths.PLAIN, p, layout)
     return f"heap{home} + b_{p}" if slot == 0 else f"(heap{home} + {slot} * loc_stride) + b_{p}"
+
+
+def _typed_pointer(home: int, slot: int, offset: int, dtype: str, p: str, layout: Layout) -> str:
+    """Pointer expression (element type ``dtype``) of the bytes ``offset ..`` of slot ``slot`` on
+    rank ``home`` for thread ``p``'s lanes: unit ``slot * loc_stride + i * inst_stride`` holds
+    ``k = unit_bytes / size`` elements, so the element index is ``k * unit + offset / size``."""
+    size = widths.dtype_bits(dtype) // 8
+    k = layout.unit_bytes // size
+    heap = f"heap{home}" if dtype == widths.PLAIN else f"heap{home}_{dtype}"
+    if k == 1 and offset == 0 and dtype == widths.PLAIN:
+        return _slot_pointer(home, slot, p)
+    parts = ([f"{slot * k} * loc_stride"] if slot else []) + ([str(offset // size)] if offset else [])
+    base = f"({heap} + {' + '.join(parts)})" if parts else heap
+    return f"{base} + {'b_' + p if k == 1 else f'bk{k}_{p}'}"
 
 
 def _out_pointer(col: int, p: str) -> str:
@@ -364,9 +427,9 @@ def _kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, emitter: 
 
 
 _ASSIGN = re.compile(r"^([A-Za-z_]\w*) = ")
-_HARNESS = re.compile(r"^(?:(?:s|o|st)_T\d+|(?:local|zero)(?:_R\d+)?)$")
-_ZERO_INIT = re.compile(r"zero(?:_R\d+)? \+ ")
-_PURE_CALLS = re.compile(r"tl\.load\((heap_ptrs|perm) \+ \d+\)|tl\.pointer_type|tl\.int(32|64)|tl\.arange")
+_HARNESS = re.compile(r"^(?:(?:s|o|st)_T\d+(?:_u?int\d+)?|bk\d+_T\d+|heap\d+_uint\d+|(?:local|zero(?:64)?)(?:_R\d+)?)$")
+_ZERO_INIT = re.compile(r"zero(?:64)?(?:_R\d+)? \+ ")
+_PURE_CALLS = re.compile(r"tl\.load\((heap_ptrs|perm) \+ \d+\)|tl\.pointer_type|tl\.u?int(8|16|32|64)|tl\.arange")
 
 
 def _has_effect(line: str) -> bool:
@@ -401,16 +464,20 @@ def drop_dead_assignments(lines: list[str]) -> list[str]:
         lines = [ln for ln in lines if not ((m := _ASSIGN.match(ln)) and m.group(1) in dead)]
 
 
-def _widths_problem(test: LitmusTest) -> Problem:
-    """Where ``test`` first uses a width other than 32 bits, a view or a vector access."""
-    why = "widths other than 32 bits are not generated yet"
-    for l in test.locations:
-        if l.view_of is not None or l.bits != 32:
-            what = f"view {l.name} of {l.view_of}" if l.view_of is not None else f"{l.bits}-bit location {l.name}"
-            return Problem(test.source_file, l.line, None, f"{test.id}: {why} ({what}); the model checks it")
-    ins = next(i for t in test.threads for i in t.instrs if getattr(i, "group", None) is not None)
-    return Problem(test.source_file, getattr(ins, "line", None), None,
-                   f"{test.id}: {why} (a vector access); the model checks it")
+def _widths_header(test: LitmusTest, layout: Layout) -> list[str]:
+    """Docstring lines that say how a test with access widths is laid out (nothing otherwise)."""
+    if layout.plain:
+        return []
+    lines = [f"Access widths: every slot is a {layout.unit_bytes}-byte unit at unit slot*loc_stride + "
+             "i*inst_stride (aligned to 8 bytes when 8);",
+             "  " + ", ".join(f"{l.name}: {l.bits} bits at byte {l.offset} of slot {l.slot} as {widths.dtype(l)}"
+                              for l in layout.locations) + ";",
+             "  a 64-bit register goes to two out columns, its low and high (#hi) 32 bits."]
+    if any(getattr(i, "group", None) is not None for t in test.threads for i in t.instrs):
+        lines.append("Vector accesses: each element is its own scalar access, in element order (Triton has "
+                     "no ld/st.v2/.v4 of its own; the model orders the elements in no way, so this is one "
+                     "of the orders it allows).")
+    return lines
 
 
 def generate(test: LitmusTest, options: CodegenOptions | None = None) -> KernelSource:
@@ -423,8 +490,6 @@ def generate(test: LitmusTest, options: CodegenOptions | None = None) -> KernelS
                                        f"{test.id}: no Triton form: location {l.name} aliases {l.alias_of} "
                                        f"through the {l.alias_proxy} proxy (Triton has one generic "
                                        "address per buffer); the model checks it under ptx75"))
-    if test.uses_widths():
-        raise UnsupportedError(_widths_problem(test))
     for t in test.threads:
         if (bad := branch_problem(t)) is not None:
             raise UnsupportedError(Problem(test.source_file, bad[0], None, f"{test.id}: no Triton form: {bad[1]}"))
@@ -445,6 +510,7 @@ def generate(test: LitmusTest, options: CodegenOptions | None = None) -> KernelS
         f"out columns: {', '.join(layout.out_columns)}.",
         f"heap slots: {', '.join(f'{l.name}={l.slot}@rank{l.home}' for l in layout.locations)}, "
         f"scratch={layout.scratch_slot}.",
+        *_widths_header(test, layout),
         "Fallbacks:" + ("" if emitter.fallbacks else " none."),
         *[f"  {f}" for f in emitter.fallbacks],
         '"""',

@@ -15,8 +15,8 @@ KERNEL_ARGS: tuple[str, ...] = (
     "perm",  # *i64 [n_threads, 2]: (k_t, c_t) per thread in test order; instance = (j*k+c) % N
     "n_instances",  # i32 N = progs_per_role * BLOCK
     "progs_per_role",  # i32 P: programs playing each role (grid = n_roles * P)
-    "loc_stride",  # i32: words between consecutive location slots of one instance
-    "inst_stride",  # i32: words between the same slot of consecutive instances
+    "loc_stride",  # i32: units (Layout.unit_bytes) between consecutive location slots of one instance
+    "inst_stride",  # i32: units between the same slot of consecutive instances
     "BLOCK",  # constexpr: instances per program
 )
 KERNEL_SIGNATURE: dict[str, str] = {
@@ -38,12 +38,68 @@ variant, and it is the kernel the audit compiles from ``KERNEL_SIGNATURE`` (no a
 
 @dataclass(frozen=True)
 class LocationSlot:
-    """Location ``name`` occupies slot ``slot`` of the heap of rank ``home``."""
+    """Location ``name`` occupies slot ``slot`` of the heap of rank ``home``.
+
+    ``bits`` is its width; a view (or a vector element view) has ``view_of`` set and lies
+    ``offset`` bytes into the slot of the location it views (its ``slot`` is that location's).
+    ``unsigned``: its values are read back as unsigned integers (sized memory, docs/format.md);
+    otherwise as the historical signed 32-bit values.
+    """
 
     name: str
     slot: int
     home: int
     init: int
+    bits: int = 32
+    offset: int = 0
+    view_of: str | None = None
+    unsigned: bool = False
+
+    @property
+    def physical(self) -> bool:
+        """Whether the location has memory of its own (it is no view)."""
+        return self.view_of is None
+
+
+@dataclass(frozen=True)
+class Field:
+    """How one observable is read from the *raw columns* of a round (``Layout.raw_columns``:
+    the register columns of ``out``, then every memory word): the little-endian composite of
+    the int32 columns ``cols`` (lowest word first), bits ``[shift, shift + bits)`` of it,
+    unsigned, or as a signed 32-bit value when ``signed``."""
+
+    key: str
+    cols: tuple[int, ...]
+    shift: int = 0
+    bits: int = 32
+    signed: bool = True
+
+    def value(self, raw: tuple[int, ...] | list[int]) -> int:
+        """The observable's value in the raw row ``raw``."""
+        if len(self.cols) == 1 and self.shift == 0 and self.bits == 32:
+            v = raw[self.cols[0]] & 0xFFFFFFFF
+        else:
+            v = 0
+            for k, c in enumerate(self.cols):
+                v |= (raw[c] & 0xFFFFFFFF) << (32 * k)
+            v = (v >> self.shift) & ((1 << self.bits) - 1)
+        if self.signed and self.bits == 32 and v >= 1 << 31:
+            v -= 1 << 32
+        return v
+
+
+@dataclass(frozen=True)
+class MemoryWord:
+    """Raw memory column: int32 word ``word`` (0 or 1) of location ``name``'s unit."""
+
+    name: str
+    home: int
+    slot: int
+    word: int
+
+
+HI = "#hi"
+"""Suffix of the ``out`` column holding the high 32 bits of a 64-bit register (``P2:r1#hi``)."""
 
 
 @dataclass(frozen=True)
@@ -85,18 +141,48 @@ class Layout:
     block: int
     addressing: str
     n_ranks: int  # length of the heap pointer table (max rank + 1)
-    locations: tuple[LocationSlot, ...]
-    scratch_slot: int  # per-instance scratch word (fence fallback, masked-off CAS lanes)
+    locations: tuple[LocationSlot, ...]  # every location name: physical ones, views, element views
+    scratch_slot: int  # per-instance scratch unit (fence fallback, masked-off CAS lanes)
     threads: tuple[str, ...]  # rows of ``perm``
     out_columns: tuple[str, ...]  # "P1:r0" ... then "status"
     observables: tuple[str, ...]  # outcome tuple keys: registers, then location names
     spins: tuple[SpinSlot, ...]
     kernels: tuple[KernelEntry, ...]
+    unit_bytes: int = 4  # bytes of one slot of one instance: 8 when some location has 64 bits
+    fields: tuple[Field, ...] = ()  # one per observable; empty: the raw columns are the observables
 
     @property
     def n_slots(self) -> int:
-        """Words per instance in each heap (locations + scratch)."""
+        """Slots per instance in each heap (physical locations + scratch)."""
         return self.scratch_slot + 1
+
+    @property
+    def unit_words(self) -> int:
+        """int32 words of one slot of one instance (``unit_bytes // 4``)."""
+        return self.unit_bytes // 4
+
+    @property
+    def plain(self) -> bool:
+        """No access widths: every observable is one raw int32 column, read as it is."""
+        return not self.fields
+
+    @property
+    def memory_words(self) -> tuple[MemoryWord, ...]:
+        """The int32 words of memory that hold data, per physical location (two for 64 bits)."""
+        return tuple(MemoryWord(l.name, l.home, l.slot, w) for l in self.locations if l.physical
+                     for w in range(2 if l.bits == 64 else 1))
+
+    @property
+    def raw_keys(self) -> tuple[str, ...]:
+        """Names of the raw columns: the register columns of ``out``, then the memory words
+        (``word`` and ``word#hi`` for a 64-bit location)."""
+        return self.out_columns[:-1] + tuple(w.name + (HI if w.word else "") for w in self.memory_words)
+
+    def decode(self, raw: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+        """The observables' values (``observables`` order) of one raw row."""
+        if self.plain:
+            return tuple(raw)
+        return tuple(f.value(raw) for f in self.fields)
 
     @property
     def n_cols(self) -> int:
@@ -120,12 +206,17 @@ class Layout:
 
     def heap_words(self, n_instances: int) -> int:
         """int32 words each rank's heap must hold."""
-        return self.n_slots * n_instances
+        return self.n_slots * n_instances * self.unit_words
 
     def word(self, slot: int, instance: int, n_instances: int) -> int:
-        """Heap word index of ``slot`` for ``instance``."""
+        """Heap word index of the first word of ``slot`` for ``instance`` (strides count units
+        of ``unit_bytes``)."""
         loc_stride, inst_stride = self.strides(n_instances)
-        return slot * loc_stride + instance * inst_stride
+        return (slot * loc_stride + instance * inst_stride) * self.unit_words
+
+    def physical_locations(self) -> tuple[LocationSlot, ...]:
+        """The locations that have memory of their own (no views), in slot order."""
+        return tuple(l for l in self.locations if l.physical)
 
     def location(self, name: str) -> LocationSlot:
         """The slot of location ``name``."""

@@ -12,6 +12,13 @@ from litmus.codegen.options import Features
 
 _COMPUTE_SYMBOLS = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^", "shl": "<<", "shr": ">>"}
 
+_PTX_TYPE = {  # access bits -> (PTX type, inline-asm register constraint, Triton type of that register)
+    8: ("u8", "r", "int32"),  # ld/st take a register wider than the type (zero-extended / truncated)
+    16: ("u16", "r", "int32"),
+    32: ("b32", "r", "int32"),
+    64: ("b64", "l", "int64"),
+}
+
 _RMW_CALLS = {
     "exch": "tl.atomic_xchg",
     "add": "tl.atomic_add",
@@ -39,6 +46,18 @@ class ThreadContext:
     status: str
     spin_bits: dict[int, int] = field(default_factory=dict)  # instr index -> status bit
     zero: str = "zero"  # the role's all-zero int32 vector (one per role in parallel mode)
+    mem: dict[str, str] = field(default_factory=dict)  # sized location -> Triton type (uint8 .. uint64)
+    wide: set[str] = field(default_factory=set)  # register variables holding 64 bits (int64)
+    zero64: str = "zero64"  # the role's all-zero int64 vector
+    scratches: dict[str, str] = field(default_factory=dict)  # Triton type -> this thread's typed scratch pointer
+
+    def dtype(self, loc: str) -> str:
+        """The Triton element type of the accesses to ``loc`` (``int32``: plain 32-bit)."""
+        return self.mem.get(loc, "int32")
+
+    def scratch_of(self, dtype: str) -> str:
+        """This thread's scratch pointer with element type ``dtype``."""
+        return self.scratches.get(dtype, self.scratch)
 
 
 @dataclass
@@ -85,9 +104,62 @@ class Emitter:
         return f", mask={mask}" if mask else ""
 
     @staticmethod
-    def _redirect(ctx: ThreadContext, ptr: str) -> str:
+    def _redirect(ctx: ThreadContext, ptr: str, dtype: str = "int32") -> str:
         """A pointer vector that sends lanes not owned by the thread to scratch (for mask-less ops)."""
-        return f"tl.where({ctx.mask}, {ptr}, {ctx.scratch})" if ctx.mask else ptr
+        return f"tl.where({ctx.mask}, {ptr}, {ctx.scratch_of(dtype)})" if ctx.mask else ptr
+
+    # ------------------------------------------------------------------ widths
+
+    @staticmethod
+    def _bits(dtype: str) -> int:
+        return int(dtype.lstrip("uint"))
+
+    def _value(self, op: Operand, ctx: ThreadContext, dtype: str) -> str:
+        """``op`` as a vector for a store to memory of type ``dtype``: int64 for 64 bits, int32
+        otherwise (constants as the signed integer of the memory's width: the same bits)."""
+        if dtype == "int32":
+            if isinstance(op, Reg) and ctx.regs[op.name] in ctx.wide:
+                return f"{ctx.regs[op.name]}.to(tl.int32)"
+            return self._vec(op, ctx)
+        bits = 64 if self._bits(dtype) == 64 else 32
+        if isinstance(op, Const):
+            v = op.value & ((1 << bits) - 1)
+            v = v - (1 << bits) if v >= 1 << (bits - 1) else v
+            return f"({ctx.zero64 if bits == 64 else ctx.zero} + {v})"
+        var = self._vec(op, ctx)
+        if (var in ctx.wide) != (bits == 64):
+            return f"{var}.to(tl.int{bits})"
+        return var
+
+    @staticmethod
+    def _to_reg(expr: str, dtype: str, wide: bool) -> str:
+        """A value read from memory of type ``dtype`` as a register (int64 when ``wide``, else int32;
+        narrower unsigned values zero-extended)."""
+        if dtype == "int32" and not wide:
+            return expr
+        return f"{expr}.to(tl.int{64 if wide else 32})"
+
+    def _narrow_rmw(self, ctx: ThreadContext, ins: object, dtype: str, what: str) -> None:
+        """Raise when ``what`` (a Triton atomic) has no form on ``dtype`` elements: the RMWs take
+        32- and 64-bit elements, ``atomic_cas`` also 16-bit ones."""
+        bits = self._bits(dtype)
+        if bits == 8 or (bits == 16 and what != "tl.atomic_cas"):
+            ok = "32- and 64-bit elements (and 16-bit ones for tl.atomic_cas)"
+            raise self._unsupported(ctx, ins, f"no Triton form: {what} on {'an' if bits == 8 else 'a'} {bits}-bit location ({getattr(ins, 'loc', '')}); "
+                                    f"Triton's atomics take {ok}")
+
+    def _narrow_fallback(self, ctx: ThreadContext, index: int, ins: object, dtype: str, asked: str,
+                         kind: str) -> tuple[str, list[str]] | None:
+        """For an 8/16-bit access whose fallback would be an RMW (which Triton lacks at that
+        width): the interpreter's plain access (every interpreter access is performed at once,
+        so it is as strong as any), None elsewhere (the caller refuses)."""
+        if self._bits(dtype) >= 32:
+            return None
+        if self.backend != "interpreter":
+            return None
+        note = self._fallback(ctx, index, asked, f"tl.{kind} (plain; the interpreter performs each access at "
+                              "once, and Triton has no 8/16-bit RMW to stand in)")
+        return kind, [note]
 
     def _target(self, ctx: ThreadContext, reg: str | None) -> str:
         return ctx.regs[reg] if reg is not None else "_"
@@ -95,51 +167,77 @@ class Emitter:
     # ------------------------------------------------------------------ reads / writes
 
     def _read(self, ctx: ThreadContext, index: int, ptr: str, mask: str | None, sem: str, scope: str,
-              volatile: bool, what: str) -> tuple[str, list[str]]:
-        """An expression reading ``ptr`` with the given ordering, plus comment lines."""
+              volatile: bool, what: str, dtype: str = "int32", ins: object = None) -> tuple[str, list[str]]:
+        """An expression reading ``ptr`` (elements of type ``dtype``) with the given ordering, plus
+        comment lines; its value has type ``dtype``."""
         mk = self._mask_kw(mask)
+        bits = self._bits(dtype)
+        tag = "" if dtype == "int32" else f" ({bits} bits)"
         if volatile:
-            return f"tl.load({ptr}{mk}, volatile=True)", [f"# {what}: ld.volatile (relaxed.sys)"]
+            return f"tl.load({ptr}{mk}, volatile=True)", [f"# {what}: ld.volatile (relaxed.sys){tag}"]
         if sem == "weak":
-            return f"tl.load({ptr}{mk})", [f"# {what}: plain load"]
+            return f"tl.load({ptr}{mk})", [f"# {what}: plain load{tag}"]
         if self.features.atomic_load:
-            return f'tl.atomic_load({ptr}{mk}, sem="{sem}", scope="{scope}")', [f"# {what}: ld.{sem}.{scope}"]
+            return f'tl.atomic_load({ptr}{mk}, sem="{sem}", scope="{scope}")', [f"# {what}: ld.{sem}.{scope}{tag}"]
         if self.features.inline_asm:
             # triton without tl.atomic_load (3.6): the PTX instruction itself, not an RMW stand-in
-            src = f"tl.where({mask}, {ptr}, {ctx.scratch})" if mask else ptr
-            return (f'tl.inline_asm_elementwise("ld.{sem}.{scope}.global.b32 $0, [$1];", "=r,l", [{src}], '
-                    "dtype=tl.int32, is_pure=False, pack=1)",
-                    [f"# {what}: ld.{sem}.{scope}.global.b32 (inline PTX; lanes not read go to scratch)"])
+            src = f"tl.where({mask}, {ptr}, {ctx.scratch_of(dtype)})" if mask else ptr
+            ptype, reg, rty = _PTX_TYPE[bits]
+            expr = (f'tl.inline_asm_elementwise("ld.{sem}.{scope}.global.{ptype} $0, [$1];", "={reg},l", [{src}], '
+                    f"dtype=tl.{rty}, is_pure=False, pack=1)")
+            if dtype != "int32":
+                expr += f".to(tl.{dtype})"
+            return (expr, [f"# {what}: ld.{sem}.{scope}.global.{ptype} (inline PTX; lanes not read go to scratch)"])
         if self.backend == "cuda" and sem == "relaxed" and scope == "sys":
             note = self._fallback(ctx, index, f"{what} ld.relaxed.sys", "tl.load(volatile=True) (ld.volatile = relaxed.sys)")
             return f"tl.load({ptr}{mk}, volatile=True)", [note]
+        narrow = self._narrow_fallback(ctx, index, ins, dtype, f"{what} ld.{sem}.{scope}", "load")
+        if narrow is not None:
+            return f"tl.load({ptr}{mk})", narrow[1]
+        self._narrow_rmw(ctx, ins, dtype, "tl.atomic_add (the stand-in for an atomic load)")
         note = self._fallback(ctx, index, f"{what} ld.{sem}.{scope}",
                               f'tl.atomic_add(p, 0, sem="{sem}", scope="{scope}") (an RMW: also a write event)')
         return f'tl.atomic_add({ptr}, {ctx.zero}{mk}, sem="{sem}", scope="{scope}")', [note]
 
     def _write(self, ctx: ThreadContext, index: int, ins: Store) -> list[str]:
         ptr = ctx.addr[ins.loc]
-        val = self._vec(ins.value, ctx)
+        dtype = ctx.dtype(ins.loc)
+        bits = self._bits(dtype)
+        val = self._value(ins.value, ctx, dtype)
         mk = self._mask_kw(ctx.mask)
+        ptype, reg, _ = _PTX_TYPE[bits]
+        tag = "" if dtype == "int32" else f" ({bits} bits)"
         if ins.volatile:
             if self.features.inline_asm:
                 return [
-                    "# store volatile: st.volatile.global.b32 (inline PTX)",
-                    "_ = tl.inline_asm_elementwise(\"st.volatile.global.b32 [$1], $2; mov.u32 $0, 0;\", "
-                    f"\"=r,l,r\", [{self._redirect(ctx, ptr)}, {val}], dtype=tl.int32, is_pure=False, pack=1)",
+                    f"# store volatile: st.volatile.global.{ptype} (inline PTX)",
+                    f"_ = tl.inline_asm_elementwise(\"st.volatile.global.{ptype} [$1], $2; mov.u32 $0, 0;\", "
+                    f"\"=r,l,{reg}\", [{self._redirect(ctx, ptr, dtype)}, {val}], dtype=tl.int32, is_pure=False, pack=1)",
                 ]
+            if bits < 32 and self.features.atomic_store:
+                note = self._fallback(ctx, index, "store volatile (st.volatile)",
+                                      'tl.atomic_store(sem="relaxed", scope="sys") (same model meaning: relaxed.sys)')
+                return [note, f'tl.atomic_store({ptr}, {val}{mk}, sem="relaxed", scope="sys")']
+            narrow = self._narrow_fallback(ctx, index, ins, dtype, "store volatile (st.volatile)", "store")
+            if narrow is not None:
+                return narrow[1] + [f"tl.store({ptr}, {val}{mk})"]
+            self._narrow_rmw(ctx, ins, dtype, "tl.atomic_xchg (the stand-in for a volatile store)")
             note = self._fallback(ctx, index, "store volatile (st.volatile)",
                                   'tl.atomic_xchg(sem="relaxed", scope="sys") (same model meaning: relaxed.sys)')
             return [note, f'_ = tl.atomic_xchg({ptr}, {val}{mk}, sem="relaxed", scope="sys")']
         if ins.sem == "weak":
-            return ["# store: plain st", f"tl.store({ptr}, {val}{mk})"]
+            return [f"# store: plain st{tag}", f"tl.store({ptr}, {val}{mk})"]
         if self.features.atomic_store:
-            return [f"# store: st.{ins.sem}.{ins.scope}",
+            return [f"# store: st.{ins.sem}.{ins.scope}{tag}",
                     f'tl.atomic_store({ptr}, {val}{mk}, sem="{ins.sem}", scope="{ins.scope}")']
         if self.features.inline_asm:
-            return [f"# store: st.{ins.sem}.{ins.scope}.global.b32 (inline PTX: triton has no tl.atomic_store)",
-                    f'_ = tl.inline_asm_elementwise("st.{ins.sem}.{ins.scope}.global.b32 [$1], $2; mov.u32 $0, 0;", '
-                    f'"=r,l,r", [{self._redirect(ctx, ptr)}, {val}], dtype=tl.int32, is_pure=False, pack=1)']
+            return [f"# store: st.{ins.sem}.{ins.scope}.global.{ptype} (inline PTX: triton has no tl.atomic_store)",
+                    f'_ = tl.inline_asm_elementwise("st.{ins.sem}.{ins.scope}.global.{ptype} [$1], $2; mov.u32 $0, 0;", '
+                    f'"=r,l,{reg}", [{self._redirect(ctx, ptr, dtype)}, {val}], dtype=tl.int32, is_pure=False, pack=1)']
+        narrow = self._narrow_fallback(ctx, index, ins, dtype, f"store st.{ins.sem}.{ins.scope}", "store")
+        if narrow is not None:
+            return narrow[1] + [f"tl.store({ptr}, {val}{mk})"]
+        self._narrow_rmw(ctx, ins, dtype, "tl.atomic_xchg (the stand-in for an atomic store)")
         note = self._fallback(ctx, index, f"store st.{ins.sem}.{ins.scope}",
                               f'tl.atomic_xchg(sem="{ins.sem}", scope="{ins.scope}") (an RMW: also a read event)')
         return [note, f'_ = tl.atomic_xchg({ptr}, {val}{mk}, sem="{ins.sem}", scope="{ins.scope}")']
@@ -162,11 +260,16 @@ class Emitter:
             raise self._unsupported(ctx, ins, f"no Triton form: a {ins.proxy} proxy access (Triton "  # type: ignore[union-attr]
                                     "accesses memory through the generic proxy only)")
         if isinstance(ins, Load):
+            dtype = ctx.dtype(ins.loc)
             expr, notes = self._read(ctx, index, ctx.addr[ins.loc], ctx.mask, ins.sem, ins.scope, ins.volatile,
-                                     f"load {ins.reg} = {ins.loc}")
-            return notes + [f"{ctx.regs[ins.reg]} = {expr}"]
+                                     f"load {ins.reg} = {ins.loc}", dtype, ins)
+            var = ctx.regs[ins.reg]
+            if ins.group is not None:
+                notes = [f"# vector group {ins.group}: element {ins.loc}, its own access"] + notes
+            return notes + [f"{var} = {self._to_reg(expr, dtype, var in ctx.wide)}"]
         if isinstance(ins, Store):
-            return self._write(ctx, index, ins)
+            group = [f"# vector group {ins.group}: element {ins.loc}, its own access"] if ins.group is not None else []
+            return group + self._write(ctx, index, ins)
         if isinstance(ins, Rmw):
             return self._rmw(ctx, index, ins)
         if isinstance(ins, Fence):
@@ -197,29 +300,45 @@ class Emitter:
     def _compute(self, ctx: ThreadContext, ins: Compute) -> list[str]:
         a = self._vec(ins.a, ctx)
         if ins.op == "mov":
+            if ctx.regs[ins.dst] in ctx.wide and a not in ctx.wide:
+                a = f"{a}.to(tl.int64)"
             return [f"# register: {ins.dst} = {_operand_text(ins.a)}", f"{ctx.regs[ins.dst]} = {a}"]
         if ins.b is None or ins.op not in _COMPUTE_SYMBOLS:
             raise self._unsupported(ctx, ins, f"register op {ins.op!r} needs two operands and is one of "
                                     f"{', '.join(_COMPUTE_SYMBOLS)}")
         sym = _COMPUTE_SYMBOLS[ins.op]
+        rhs = f"{a} {sym} {self._vec(ins.b, ctx)}"
+        if ctx.regs[ins.dst] in ctx.wide:
+            rhs = f"({rhs}).to(tl.int64)"
         return [f"# register: {ins.dst} = {_operand_text(ins.a)} {sym} {_operand_text(ins.b)}",
-                f"{ctx.regs[ins.dst]} = {a} {sym} {self._vec(ins.b, ctx)}"]
+                f"{ctx.regs[ins.dst]} = {rhs}"]
 
     def _rmw(self, ctx: ThreadContext, index: int, ins: Rmw) -> list[str]:
         ptr = ctx.addr[ins.loc]
+        dtype = ctx.dtype(ins.loc)
         dst = self._target(ctx, ins.reg)
-        val = self._vec(ins.value, ctx)
-        head = f"# rmw {ins.op}: atom.{ins.sem}.{ins.scope}.{ins.op}"
+        val = self._value(ins.value, ctx, dtype)
+        tag = "" if dtype == "int32" else f" ({self._bits(dtype)} bits)"
+        head = f"# rmw {ins.op}: atom.{ins.sem}.{ins.scope}.{ins.op}{tag}"
+
+        def result(call: str) -> str:
+            return call if ins.reg is None else self._to_reg(call, dtype, dst in ctx.wide)
+
         if ins.op == "cas":
             if ins.expected is None:
                 raise self._unsupported(ctx, ins, "a cas needs an expected value")
-            exp = self._vec(ins.expected, ctx)
-            return [head, f'{dst} = tl.atomic_cas({self._redirect(ctx, ptr)}, {exp}, {val}, '
-                          f'sem="{ins.sem}", scope="{ins.scope}")']
+            self._narrow_rmw(ctx, ins, dtype, "tl.atomic_cas")
+            exp = self._value(ins.expected, ctx, dtype)
+            if dtype != "int32":  # tl.atomic_cas takes operands of the pointer's type
+                exp, val = f"{exp}.to(tl.{dtype})", f"{val}.to(tl.{dtype})"
+            return [head, f'{dst} = ' + result(f'tl.atomic_cas({self._redirect(ctx, ptr, dtype)}, {exp}, {val}, '
+                                               f'sem="{ins.sem}", scope="{ins.scope}")')]
         call = _RMW_CALLS.get(ins.op)
         if call is None:
             raise self._unsupported(ctx, ins, f"atom.{ins.op} (wrapping increment/decrement) has no Triton call")
-        return [head, f'{dst} = {call}({ptr}, {val}{self._mask_kw(ctx.mask)}, sem="{ins.sem}", scope="{ins.scope}")']
+        self._narrow_rmw(ctx, ins, dtype, call)
+        return [head, f'{dst} = ' + result(f'{call}({ptr}, {val}{self._mask_kw(ctx.mask)}, sem="{ins.sem}", '
+                                           f'scope="{ins.scope}")')]
 
     def _fence(self, ctx: ThreadContext, index: int, ins: Fence) -> list[str]:
         if self.features.inline_asm:
@@ -237,12 +356,14 @@ class Emitter:
         bound = self.spin_bound if self.spin_bound is not None else ins.bound
         bit = ctx.spin_bits[index]
         ptr = ctx.addr[ins.loc]
+        dtype = ctx.dtype(ins.loc)
         done, val, it, got = (self._fresh(s) for s in ("spin_done", "spin_val", "spin_it", "spin_got"))
         rd = ins.read
-        lines = [f"# spin until {spin_exit_text(ins)} ({rd.kind} read, at most {bound} reads; "
+        tag = "" if dtype == "int32" else f", {self._bits(dtype)} bits"
+        lines = [f"# spin until {spin_exit_text(ins)} ({rd.kind} read{tag}, at most {bound} reads; "
                  f"timeout -> status bit {bit})",
                  f"{done} = {'(' + ctx.mask + ') == 0' if ctx.mask else ctx.zero + ' != 0'}",
-                 f"{val} = {ctx.zero}",
+                 f"{val} = {ctx.zero if dtype == 'int32' else ctx.zero + '.to(tl.' + dtype + ')'}",
                  f"{it} = 0",
                  f"while (tl.reduce(tl.where({done}, 0, 1), 0, _any) > 0) & ({it} < {bound}):"]
         if rd.kind == "cas":
@@ -251,12 +372,17 @@ class Emitter:
             if ins.cmp != "==" or ins.mask is not None:
                 raise self._unsupported(ctx, ins, "a cas spin exits when its compare succeeds: cmp must be "
                                         "== and there is no mask")
+            self._narrow_rmw(ctx, ins, dtype, "tl.atomic_cas")
+            if dtype == "int32":
+                exp, new = f"{ctx.zero} + {ins.until}", f"{ctx.zero} + {rd.reset}"
+            else:  # tl.atomic_cas takes operands of the pointer's type
+                exp, new = (f"{self._value(Const(v), ctx, dtype)}.to(tl.{dtype})" for v in (ins.until, rd.reset))
             body = [f"# cas spin: atom.{rd.sem}.{rd.scope}.cas(flag, {ins.until}, {rd.reset}) until it returns {ins.until}",
-                    f"{got} = tl.atomic_cas(tl.where({done}, {ctx.scratch}, {ptr}), {ctx.zero} + {ins.until}, "
-                    f'{ctx.zero} + {rd.reset}, sem="{rd.sem}", scope="{rd.scope}")']
+                    f"{got} = tl.atomic_cas(tl.where({done}, {ctx.scratch_of(dtype)}, {ptr}), {exp}, "
+                    f'{new}, sem="{rd.sem}", scope="{rd.scope}")']
         else:
             expr, notes = self._read(ctx, index, ptr, f"{done} == 0", rd.sem, rd.scope, rd.volatile,
-                                     f"spin read {ins.loc}")
+                                     f"spin read {ins.loc}", dtype, ins)
             body = notes + [f"{got} = {expr}"]
         body += [f"{val} = tl.where({done}, {val}, {got})",
                  f"{done} = {done} | ({_spin_test(got, ins)})",
@@ -264,7 +390,8 @@ class Emitter:
         lines += ["    " + b for b in body]
         lines.append(f"{ctx.status} = {ctx.status} | tl.where({done}, 0, {1 << bit})")
         if ins.reg is not None:
-            lines.append(f"{ctx.regs[ins.reg]} = {val}")
+            var = ctx.regs[ins.reg]
+            lines.append(f"{var} = {self._to_reg(val, dtype, var in ctx.wide)}")
         return lines
 
 

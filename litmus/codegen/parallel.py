@@ -27,7 +27,6 @@ barriers aligned).
 from __future__ import annotations
 
 from litmus.codegen.generate import (
-    _heap_lines,
     _lane_lines,
     _mask_line,
     _op_lines,
@@ -38,6 +37,8 @@ from litmus.codegen.generate import (
     _thread_setup,
     drop_dead_assignments,
     drop_overwritten_inits,
+    needs_wide,
+    role_heap_lines,
 )
 from litmus.codegen.harness import harness_lines
 from litmus.codegen.layout import JIT_DECORATOR, KERNEL_ARGS, KernelEntry, Layout
@@ -91,7 +92,7 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
     if options.harness:
         pre.append("lane = tl.arange(0, BLOCK)  # the harness's lanes")
         pre += harness_lines(layout.n_ranks, join=True)
-    pre += _heap_lines(sorted({loc.home for loc in layout.locations} | {t.rank for t in test.threads}))
+    pre += role_heap_lines(layout, {t.rank for t in test.threads})
     pre += ["per_iter = progs_per_role * BLOCK  # instances per iteration",
             "stripe = tl.maximum(progs_per_role - 1, 1)"]
     body: list[str] = []
@@ -101,7 +102,7 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
     for g, role in enumerate(roles):
         sfx = f"_R{g}"
         pi = layout.threads.index(role[0].name)
-        pre += [f"# role {g}"] + _role_header(role, options) + _lane_lines(len(role), sfx)
+        pre += [f"# role {g}"] + _role_header(role, options) + _lane_lines(len(role), sfx, needs_wide(layout))
         contexts = _thread_contexts(layout, role, sfx)
         first = contexts[0][1].ident
         pre.append(f"# role {g}: instance lane l = (j * k + c) % BLOCK, (k, c + BLOCK * o) = perm[{pi}]; program "

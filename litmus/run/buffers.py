@@ -1,6 +1,11 @@
 """Host-side buffers of the kernels' calling convention, for every backend: heaps (plain and
 strided), pointer table, permutations, ``out``, and the outcome counts read back from them.
 
+Every buffer is int32.  With access widths a heap slot is a unit of ``layout.unit_bytes`` bytes
+(the strides count units); a round is counted over its *raw* int32 columns (registers, a 64-bit
+register as two columns, then every memory word) and each counted row is decoded into the
+observables' values (``Layout.decode``), so the counts stay exact and the key spaces small.
+
 Imports torch (lazily, at call time).
 """
 
@@ -9,9 +14,10 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from litmus.codegen.layout import Layout
+from litmus.codegen.widths import fill_value
 from litmus.run.backend import Row
 
 if TYPE_CHECKING:
@@ -34,9 +40,35 @@ def init_heaps(layout: Layout, heaps: Sequence["torch.Tensor"], n_instances: int
     """Reset every heap: locations to their initial values, everything else (scratch) to 0."""
     for h in heaps:
         h.zero_()
-    for loc, col in zip(layout.locations, location_columns(heaps, layout, n_instances)):
+    strides = layout.strides(n_instances)
+    for loc in layout.physical_locations():
         if loc.init:
-            col.fill_(loc.init)
+            unit_column(heaps[loc.home], layout, loc.slot, n_instances, strides).fill_(fill_value(loc, layout.unit_bytes))
+
+
+def unit_column(heap: "torch.Tensor", layout: Layout, slot: int, n_instances: int,
+                strides: tuple[int, int]) -> "torch.Tensor":
+    """The unit of ``slot`` of every instance of ``heap`` (an int32 heap): one ``[n_instances]``
+    view, int32 for 4-byte units and int64 for 8-byte ones (no copy)."""
+    import torch
+
+    loc_stride, inst_stride = strides
+    if layout.unit_bytes == 4:
+        return heap.as_strided((n_instances,), (inst_stride,), heap.storage_offset() + slot * loc_stride)
+    if heap.storage_offset() % 2:
+        raise ValueError(f"{layout.test_id}: a heap of 8-byte units must start 8-byte aligned")
+    wide = heap.view(torch.int64)
+    return wide.as_strided((n_instances,), (inst_stride,), heap.storage_offset() // 2 + slot * loc_stride)
+
+
+def init_rank_heap(layout: Layout, heap: "torch.Tensor", rank: int, n_instances: int) -> None:
+    """Reset one rank's heap (laid out with the layout's own strides): zeros, then the initial
+    values of the locations homed on ``rank``."""
+    heap[: layout.heap_words(n_instances)].zero_()
+    strides = layout.strides(n_instances)
+    for loc in layout.physical_locations():
+        if loc.home == rank and loc.init:
+            unit_column(heap, layout, loc.slot, n_instances, strides).fill_(fill_value(loc, layout.unit_bytes))
 
 
 def pointer_table(heaps: Sequence["torch.Tensor"], device: object | None = None) -> "torch.Tensor":
@@ -89,24 +121,53 @@ def merge_rank_outputs(outs: Sequence["torch.Tensor"]) -> "torch.Tensor":
 
 def location_columns(heaps: Sequence["torch.Tensor"], layout: Layout, n_instances: int,
                      strides: tuple[int, int] | None = None) -> list["torch.Tensor"]:
-    """Each location's word of every instance: one ``[n_instances]`` view per location (no copy).
+    """Each memory word of every instance (``layout.memory_words``: one per location, two for a
+    64-bit one): one int32 ``[n_instances]`` view per word (no copy).
 
     ``strides`` is ``(loc_stride, inst_stride)`` (default: the layout's own, for heaps made by
     :func:`make_heaps`; the backends pass their :class:`HeapPlan`'s).
     """
     loc_stride, inst_stride = strides if strides is not None else layout.strides(n_instances)
+    uw = layout.unit_words
     cols = []
-    for loc in layout.locations:
-        heap = heaps[loc.home]
-        cols.append(heap.as_strided((n_instances,), (inst_stride,), heap.storage_offset() + loc.slot * loc_stride))
+    for w in layout.memory_words:
+        heap = heaps[w.home]
+        cols.append(heap.as_strided((n_instances,), (inst_stride * uw,),
+                                    heap.storage_offset() + w.slot * loc_stride * uw + w.word))
     return cols
+
+
+def raw_columns(out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout: Layout,
+                strides: tuple[int, int] | None = None) -> list["torch.Tensor"]:
+    """The int32 columns a round is counted by (``layout.raw_keys``): the register columns of
+    ``out``, then every memory word; ``layout.decode`` turns a row of them into the observables."""
+    n = out.shape[0]
+    return [out[:, i] for i in range(layout.n_cols - 1)] + location_columns(heaps, layout, n, strides)
 
 
 def outcome_columns(out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout: Layout,
                     strides: tuple[int, int] | None = None) -> list["torch.Tensor"]:
-    """One ``[n_instances]`` tensor per observable: registers from ``out``, then final memory."""
-    n = out.shape[0]
-    return [out[:, i] for i in range(layout.n_cols - 1)] + location_columns(heaps, layout, n, strides)
+    """One ``[n_instances]`` tensor per observable: registers from ``out``, then final memory
+    (views of the buffers without access widths; decoded int64 tensors with them, where an
+    unsigned 64-bit value of ``2**63`` or more wraps to a negative int64)."""
+    raw = raw_columns(out, heaps, layout, strides)
+    if layout.plain:
+        return raw
+    import torch
+
+    cols = []
+    for f in layout.fields:
+        v = torch.zeros_like(raw[0], dtype=torch.int64) if raw else None
+        for k, c in enumerate(f.cols):
+            v = v | ((raw[c].to(torch.int64) & 0xFFFFFFFF) << (32 * k))
+        if f.shift:
+            v = v >> f.shift
+        if f.bits < 64:
+            v = v & ((1 << f.bits) - 1)
+        if f.signed and f.bits == 32:
+            v = torch.where(v >= 1 << 31, v - (1 << 32), v)
+        cols.append(v)
+    return cols
 
 
 def outcome_matrix(out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout: Layout) -> "torch.Tensor":
@@ -216,7 +277,7 @@ def histogram(out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout: Layo
     Counting runs on ``out``'s device (:func:`count_columns`).  Raises ``RuntimeError`` if the
     counts do not add up to the number of instances counted.
     """
-    cols = [c.to(out.device) for c in outcome_columns(out, heaps, layout)]
+    cols = [c.to(out.device) for c in raw_columns(out, heaps, layout)]
     if mask is not None:
         m = mask.to(out.device)
         cols = [c[m] for c in cols]
@@ -224,9 +285,16 @@ def histogram(out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout: Layo
         n = out.shape[0] if mask is None else int(mask.sum())
         return {(): n} if n else {}
     try:
-        return count_columns(cols)
+        counts = count_columns(cols)
     except RuntimeError as e:
         raise RuntimeError(f"{layout.test_id}: {e}") from None
+    if layout.plain:
+        return counts
+    decoded: dict[tuple[int, ...], int] = {}
+    for raw, c in counts.items():
+        key = layout.decode(raw)
+        decoded[key] = decoded.get(key, 0) + c
+    return decoded
 
 
 def outcome_keys(layout: Layout) -> tuple[str, ...]:
@@ -247,42 +315,39 @@ class HeapPlan:
     n_instances: int
     n_slots: int
     stride: int
+    unit_words: int = 1  # int32 words of one unit (Layout.unit_words): the strides count units
 
     @property
     def loc_stride(self) -> int:
-        """Words between consecutive slots of one instance."""
+        """Units between consecutive slots of one instance."""
         return self.n_instances * self.stride
 
     @property
     def inst_stride(self) -> int:
-        """Words between consecutive instances of one slot."""
+        """Units between consecutive instances of one slot."""
         return self.stride
 
     @property
     def words(self) -> int:
         """int32 words of each heap."""
-        return self.n_slots * self.n_instances * self.stride
+        return self.n_slots * self.n_instances * self.stride * self.unit_words
 
 
 def heap_plan(layout: Layout, n_instances: int, stride: int) -> HeapPlan:
     """The heap plan for ``layout`` (which must use ``loc_major`` addressing)."""
     if layout.addressing != "loc_major":
         raise ValueError(f"{layout.test_id}: strided heaps need loc_major addressing, not {layout.addressing}")
-    return HeapPlan(n_instances, layout.n_slots, max(1, int(stride)))
-
-
-def _slots_view(heap: "torch.Tensor", plan: HeapPlan) -> "torch.Tensor":
-    """``[n_slots, N]`` view of a heap: the words the kernel uses (stride padding dropped)."""
-    return heap.view(plan.n_slots, plan.n_instances, plan.stride)[:, :, 0]
+    return HeapPlan(n_instances, layout.n_slots, max(1, int(stride)), layout.unit_words)
 
 
 def init_strided(layout: Layout, heaps: Sequence["torch.Tensor"], plan: HeapPlan) -> None:
     """Zero every heap and write each location's initial value into its home heap."""
     for h in heaps:
         h.zero_()
-    for loc in layout.locations:
+    for loc in layout.physical_locations():
         if loc.init:
-            _slots_view(heaps[loc.home], plan)[loc.slot].fill_(loc.init)
+            col = unit_column(heaps[loc.home], layout, loc.slot, plan.n_instances, (plan.loc_stride, plan.inst_stride))
+            col.fill_(fill_value(loc, layout.unit_bytes))
 
 
 # --------------------------------------------------------------------------- counting a round
@@ -301,11 +366,23 @@ def count_rows(outs: Sequence["torch.Tensor"], heaps: Sequence["torch.Tensor"], 
     import torch
 
     out = outs[0] if len(outs) == 1 else merge_rank_outputs(outs)
-    cols = [c.to(out.device) for c in outcome_columns(out, heaps, layout, strides)]
+    cols = [c.to(out.device) for c in raw_columns(out, heaps, layout, strides)]
     cols.append((out[:, layout.status_column] != 0).to(torch.int32))
     try:
         counts = count_columns(cols)
     except RuntimeError as e:
         raise RuntimeError(f"{layout.test_id}: {e}") from None
+    return decoded_rows(layout, ((values[:-1], bool(values[-1]), count) for values, count in counts.items()))
+
+
+def decoded_rows(layout: Layout, raw: "Iterable[tuple[tuple[int, ...], bool, int]]") -> list[Row]:
+    """``(state, timed out, count)`` rows from counts of raw rows (``layout.raw_keys`` values):
+    each raw row decoded into the observables' values, equal states merged."""
     keys = layout.observables
-    return [(dict(zip(keys, values[:-1])), bool(values[-1]), count) for values, count in counts.items()]
+    if layout.plain:
+        return [(dict(zip(keys, values)), late, count) for values, late, count in raw]
+    merged: dict[tuple[tuple[int, ...], bool], int] = {}
+    for values, late, count in raw:
+        k = (layout.decode(values), late)
+        merged[k] = merged.get(k, 0) + count
+    return [(dict(zip(keys, values)), late, count) for (values, late), count in merged.items()]

@@ -10,6 +10,8 @@ observable of an instance once, builds the key in registers, keeps a histogram p
 The kernel is compiled once per number of columns and of bins (a power of two): the key space
 and the row count are run-time arguments, so new value ranges do not compile it again.
 
+The columns are the raw int32 columns of ``litmus.run.buffers.raw_columns`` (a 64-bit register
+or location is two of them); each counted row is decoded into the observables afterwards.
 The key's value ranges (lowest value and radix per column) are the previous round's: a value
 outside them lands in an overflow bin, and then the round's bounds are read again and it is
 counted once more, so a count is exact whatever the values.  Key spaces larger than
@@ -100,9 +102,9 @@ class OutcomeCounter:
 
         Raises ``RuntimeError`` if the counts do not add up to the instances.
         """
-        from litmus.run.buffers import count_rows, outcome_columns
+        from litmus.run.buffers import count_rows, decoded_rows, raw_columns
 
-        cols = outcome_columns(out, heaps, layout, strides) + [out[:, layout.status_column]]
+        cols = raw_columns(out, heaps, layout, strides) + [out[:, layout.status_column]]
         n = out.shape[0]
         ranges = self._ranges.get(layout.test_id)
         if ranges is None:
@@ -122,13 +124,12 @@ class OutcomeCounter:
         total = sum(hist[: ranges.space])
         if total != n or hist[ranges.space]:
             raise RuntimeError(f"{layout.test_id}: histogram counts {total} outcomes for {n} rows")
-        keys = layout.observables
-        rows: list[Row] = []
+        raw = []
         for k, c in enumerate(hist[: ranges.space]):
             if c:
                 values = ranges.decode(k)
-                rows.append((dict(zip(keys, values[:-1])), bool(values[-1]), c))
-        return rows
+                raw.append((values[:-1], bool(values[-1]), c))
+        return decoded_rows(layout, raw)
 
     @staticmethod
     def _bounds(cols: Sequence["torch.Tensor"]) -> Ranges:

@@ -59,3 +59,23 @@ def rmw_unused(p, q, OP: tl.constexpr, SEM: tl.constexpr, SCOPE: tl.constexpr):
         tl.atomic_and(p, 7, sem=SEM, scope=SCOPE)
     else:
         tl.atomic_add(p, 1, sem=SEM, scope=SCOPE)
+
+
+@triton.jit
+def xchg64(p, q, SPLIT: tl.constexpr):
+    """A 64-bit relaxed.sys exchange of 0x100000001, or (SPLIT) the same bytes written by two
+    32-bit exchanges: a single-copy-atomic access torn in two."""
+    if SPLIT:
+        tl.atomic_xchg(p, 1, sem="relaxed", scope="sys")
+        tl.atomic_xchg(p + 1, 1, sem="relaxed", scope="sys")
+    else:
+        tl.atomic_xchg(p.to(tl.pointer_type(tl.int64)), 0x100000001, sem="relaxed", scope="sys")
+
+
+@triton.jit
+def byte_store(p, q, WIDE: tl.constexpr):
+    """A plain byte store, or (WIDE) a 32-bit store of the word holding the byte."""
+    if WIDE:
+        tl.store(p, 0xFF)
+    else:
+        tl.store(p.to(tl.pointer_type(tl.uint8)), 0xFF)

@@ -10,12 +10,13 @@ from litmus.spec import find_pattern, load_paths
 REPO = Path(__file__).resolve().parents[2]
 FILE = Path(__file__).parent / "data" / "tutorial_sb.yaml"
 EPOCH = Path(__file__).parent / "data" / "tutorial_epoch.yaml"
+LL = REPO / "tests" / "codegen" / "data" / "tutorial_ll.yaml"  # section 7, widths: tests/codegen/test_tutorial_widths.py
 
 
 def test_tutorial_blocks_are_the_test_files() -> None:
     text = (REPO / "docs" / "tutorial-new-pattern.md").read_text()
     blocks = re.findall(r"```yaml\n(.*?)```", text, re.S)
-    assert blocks == [FILE.read_text(), EPOCH.read_text()]
+    assert blocks == [FILE.read_text(), EPOCH.read_text(), LL.read_text()]
 
 
 def test_tutorial_file_loads_with_the_expectations_it_explains() -> None:

@@ -154,11 +154,22 @@ class RanksBackend:
         }
 
     def skip_reason(self, test: LitmusTest) -> str | None:
-        """``needs N ranks, world has M`` when the test does not fit the world, or a test with
-        access widths (codegen does not generate them yet), else None."""
-        if test.uses_widths():
-            return "no Triton form: widths other than 32 bits are not generated yet"
-        return self.placement.skip_reason(test)
+        """``needs N ranks, world has M`` when the test does not fit the world, ``no Triton form:
+        ...`` when codegen refuses one of its constructs (located), else None."""
+        reason = self.placement.skip_reason(test)
+        if reason is not None:
+            return reason
+        cache: dict[LitmusTest, str | None] = self.__dict__.setdefault("_codegen_skips", {})
+        if test not in cache:
+            from litmus.codegen import generate
+            from litmus.run.ranks.session import codegen_options
+
+            try:
+                generate(test, codegen_options(self.kind, 1, None))
+                cache[test] = None
+            except LitmusError as e:
+                cache[test] = f"no Triton form: {e}"
+        return cache[test]
 
     def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
         """One launch on every rank; outcomes of ``config.instances`` (rounded) instances."""

@@ -159,17 +159,13 @@ class RankSession:
         return self._kernels[key]
 
     def _reset_own_heap(self, layout: Layout, test_rank: int | None, n: int) -> None:
-        import torch
+        from litmus.run.buffers import init_rank_heap
 
         heap = self.heaps.local
-        heap[: layout.heap_words(n)].zero_()
         if test_rank is None:
+            heap[: layout.heap_words(n)].zero_()
             return
-        loc_stride, inst_stride = layout.strides(n)
-        idx = torch.arange(n, device=heap.device, dtype=torch.int64) * inst_stride
-        for loc in layout.locations:
-            if loc.home == test_rank and loc.init:
-                heap[idx + loc.slot * loc_stride] = loc.init
+        init_rank_heap(layout, heap, test_rank, n)
 
     def run_round(self, cmd: RoundCommand, on_launched: Callable[[], None] | None = None) -> RoundReply | None:
         """Collective: reset, barrier, launch this rank's kernel, gather to rank 0, histogram there."""

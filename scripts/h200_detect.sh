@@ -7,6 +7,8 @@
 #   bench:   the gpu-marked tests; bench_weak with the default, grid and tuned environments (2 s
 #            each), the tuned one also at 2^20 instances per round
 #   bench-big: bench_weak with the default environment at 2^24 and at 2^26 instances per round
+#   widths:  the gpu-marked width tests, catalog/tearing.yaml run to a bound (-> OUT/h200-tearing.jsonl)
+#            and audited against the machine's own ptxas (--target sass)
 #   timing:  benchmarks/bench_variant_time.py on VARIANTS: where each variant's seconds go in a
 #            catalog run (setup and compile, kernels, counting), round by round
 #   tune-mutants: litmus tune --keep 3 on the mutants one GPU can show that the last catalog run
@@ -21,7 +23,7 @@
 # Usage (repo root, on the GPU machine): bash scripts/h200_detect.sh 'smoke|tune|catalog ...' [OUT]
 #   (several phases in one call run in order, e.g. 'tune catalog')
 set -u
-phases=${1:?smoke, bench, bench-big, timing, tune, tune-mutants, catalog, audit-sass or rerun}
+phases=${1:?smoke, bench, bench-big, timing, widths, tune, tune-mutants, catalog, audit-sass or rerun}
 OUT=${2:-${OUT:-/tmp/litmus-out}}
 mkdir -p "$OUT"
 source scripts/h200_env.sh
@@ -70,6 +72,18 @@ case "$what" in
         --stress "${STRESS:-docs/results/h200-rotation-2.json}" --instances "${INSTANCES:-16777216}" \
         --time-budget "${BUDGET:-1.5}" --until-bound "${BOUND:-1e-9}" --seed 1 --json "$OUT/variant-time.json" 2>&1 \
         | grep -v Warning | tee -a "$LOG"
+    ;;
+  widths)
+    step "widths: gpu-marked width tests; litmus run catalog/tearing.yaml; litmus audit --target sass of it"
+    timeout 200 python3 -m pytest -q -x -p no:cacheprovider -m gpu tests/run/test_widths_cuda.py 2>&1 | tail -n 4 | tee -a "$LOG"
+    timeout 200 python3 -m litmus run catalog/tearing.yaml --backend cuda --stress "${STRESS:-docs/results/h200-rotation-2.json}" \
+        --instances "${INSTANCES:-16777216}" --time-budget "${BUDGET:-2}" --until-bound "${BOUND:-1e-9}" --seed 5 \
+        --out "$OUT/h200-tearing.jsonl" > "$OUT/tearing-table.txt" 2>>"$LOG"
+    echo "run exit $?" | tee -a "$LOG"
+    tail -n 1 "$OUT/tearing-table.txt" | tee -a "$LOG"
+    timeout 120 python3 -m litmus audit catalog/tearing.yaml --target sass --json > "$OUT/audit-sass-tearing.jsonl" 2>>"$LOG"
+    python3 -c "import collections, json, sys; c = [json.loads(l) for l in open(sys.argv[1])]; \
+print(collections.Counter(x['status'] for x in c))" "$OUT/audit-sass-tearing.jsonl" 2>&1 | tee -a "$LOG"
     ;;
   tune-mutants)
     MUTANTS=${MUTANTS:?the variant ids to tune on}

@@ -156,7 +156,7 @@ def cost_kernel(sig: Signalling, backend: str = "cuda", features: Features | Non
             body.append(f"if role == {k}:")
             body += ["    " + ln for ln in setup + _loop(emitter, [(ctx, a + b)], [ctx], cmp)]
     if fence_threads is not None:
-        body = [_fence_by(ln, fence_threads) for ln in body]
+        body = [out for ln in body for out in _fence_by(ln, fence_threads)]
     text = _module(sig, body, timer, emitter.fallbacks)
     return CostKernel(text, locations, 1 if loopback else len(rounds), timer, tuple(emitter.fallbacks))
 
@@ -221,11 +221,18 @@ def _sub(line: str, cmp: str) -> str:
 _FENCE = re.compile(r'"fence\.(\w+)\.(\w+); mov\.u32 \$0, 0;"')
 
 
-def _fence_by(line: str, n: int) -> str:
-    """``line`` with an emitted inline-PTX fence run only by threads ``%tid.x < n`` of the CTA."""
-    return _FENCE.sub(lambda m: ('"{ .reg .pred %pf; .reg .u32 %tf; mov.u32 %tf, %tid.x; '
-                                 f'setp.lt.u32 %pf, %tf, {n}; @%pf fence.{m.group(1)}.{m.group(2)}; }} '
-                                 'mov.u32 $0, 0;"'), line)
+def _fence_by(line: str, n: int) -> list[str]:
+    """``line`` with an emitted inline-PTX fence run only by threads ``%tid.x < n`` of the CTA,
+    followed by a CTA barrier (``bar.sync``), as real code follows a few threads' fence with
+    ``__syncthreads()``: the other threads wait for the fence, so its cost is in the round trip
+    (without it they run ahead and the fencing threads' cost goes unmeasured)."""
+    fenced = _FENCE.sub(lambda m: ('"{ .reg .pred %pf; .reg .u32 %tf; mov.u32 %tf, %tid.x; '
+                                   f'setp.lt.u32 %pf, %tf, {n}; @%pf fence.{m.group(1)}.{m.group(2)}; }} '
+                                   'mov.u32 $0, 0;"'), line)
+    if fenced == line:
+        return [line]
+    indent = line[: len(line) - len(line.lstrip())]
+    return [fenced, f"{indent}tl.debug_barrier()  # the CTA waits for its {n} fencing thread(s)"]
 
 
 def _module(sig: Signalling, body: list[str], timer: str, fallbacks: list[str]) -> str:

@@ -233,7 +233,11 @@ def test_fence_threads_predicate_the_fence_on_the_thread_index() -> None:
     sig = sig_of("COST-signal[fence-relaxed-sys-xcta]")
     text = cost_kernel(sig, fence_threads=8).text
     assert "setp.lt.u32 %pf, %tf, 8; @%pf fence.acq_rel.sys;" in text
-    assert "%tid.x" not in cost_kernel(sig).text
+    lines = text.splitlines()
+    fences = [k for k, ln in enumerate(lines) if "@%pf fence." in ln]
+    assert fences and all("tl.debug_barrier()" in lines[k + 1] for k in fences)  # the CTA waits for them
+    plain = cost_kernel(sig).text
+    assert "%tid.x" not in plain and "tl.debug_barrier()" not in plain
     with pytest.raises(LitmusError, match="cuda backend only"):
         cost_kernel(sig, backend="interpreter", loopback=True, fence_threads=1)
 

@@ -1,4 +1,4 @@
-"""Run-package fixtures: one cpu backend (worker pool) for the whole session."""
+"""Run-package fixtures: one cpu backend (worker pool) and one cuda backend for the whole session."""
 
 from __future__ import annotations
 
@@ -14,6 +14,16 @@ def cpu_backend(litmus_cache: Path) -> Iterator[object]:
     from litmus.run.cpu import CpuBackend
 
     backend = CpuBackend(workers=2, spin_bound=2000, start=True)
+    yield backend
+    backend.close()
+
+
+@pytest.fixture(scope="session")
+def cuda_backend() -> Iterator[object]:
+    """The cuda backend on GPU 0, for tests marked ``gpu``."""
+    from litmus.run.cuda import CudaBackend
+
+    backend = CudaBackend()
     yield backend
     backend.close()
 

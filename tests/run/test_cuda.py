@@ -118,15 +118,6 @@ def test_constructing_without_a_gpu_is_a_user_error():
 # --------------------------------------------------------------------------- on a GPU
 
 
-@pytest.fixture(scope="module")
-def cuda_backend():
-    from litmus.run.cuda import CudaBackend
-
-    backend = CudaBackend()
-    yield backend
-    backend.close()
-
-
 @pytest.mark.gpu
 def test_gpu_mp_release_acquire_is_correct(cuda_backend):
     from litmus.session import run_tests

@@ -17,15 +17,6 @@ ROOT = Path(__file__).resolve().parents[2]
 ROUNDTRIP = Path(__file__).parent / "data" / "widths_roundtrip.yaml"
 
 
-@pytest.fixture(scope="module")
-def cuda_backend():
-    from litmus.run.cuda import CudaBackend
-
-    backend = CudaBackend()
-    yield backend
-    backend.close()
-
-
 @pytest.mark.gpu
 @pytest.mark.parametrize("launch", ["grid", "parallel"])
 def test_every_width_round_trips_on_the_gpu(cuda_backend, launch: str) -> None:

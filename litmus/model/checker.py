@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from itertools import product
+from typing import Callable, Iterable, Iterator
 
 from litmus.condition import evaluate, target_reachable, validated
 from litmus.errors import LitmusError
@@ -62,14 +63,9 @@ def _check(test: LitmusTest, m: Model, unroll: int, layout: Layout | None, start
         aliases = {l.name: l.physical(test) for l in test.locations if l.alias_of is not None}
     else:
         init, aliases = dict(layout.init), {}
-    needs = [[_needs(tr, init) for tr in trs] for trs in per_thread]
-    gives = [[_gives(tr) for tr in trs] for trs in per_thread]
     thread_names = [t.name for t in test.threads]
-    for pick in product(*(range(len(trs)) for trs in per_thread)):
+    for pick in _picks(per_thread, init):
         combo = [per_thread[t][k] for t, k in enumerate(pick)]
-        given = frozenset().union(*(gives[t][k] for t, k in enumerate(pick)))
-        if not all(needs[t][k] <= given for t, k in enumerate(pick)):
-            continue
         stuck = any(tr.status == "stuck" for tr in combo)
         if stuck and hang:
             continue
@@ -174,9 +170,50 @@ def _reachable_states(regs: dict[str, int], frame: object, keys: tuple[str, ...]
     return out
 
 
-def _needs(tr: Trace, init: dict[str, int]) -> frozenset[tuple[str, int]]:
-    return frozenset((e.loc, e.value) for e in tr.events if e.kind == "R" and e.value != init[e.loc])
+def _picks(per_thread: list[list[Trace]], init: dict[str, int]) -> Iterator[tuple[int, ...]]:
+    """Every combination of traces (one index per thread, in ``product`` order) in which each
+    value a read returns, other than its location's initial value, is written by some trace
+    of the combination.  (location, value) pairs are bits, and a partial combination stops as
+    soon as what it reads is beyond what it and every later thread could write."""
+    index: dict[tuple[str, int], int] = {}
+
+    def bit(key: tuple[str, int]) -> int:
+        b = index.get(key)
+        if b is None:
+            b = index[key] = 1 << len(index)
+        return b
+
+    needs = [[_mask(((e.loc, e.value) for e in tr.events if e.kind == "R" and e.value != init[e.loc]), bit)
+              for tr in trs] for trs in per_thread]
+    gives = [[_mask(((e.loc, e.value) for e in tr.events if e.kind == "W"), bit) for tr in trs]
+             for trs in per_thread]
+    depth = len(per_thread)
+    later = [0] * (depth + 1)  # what threads t.. could write, all traces together
+    for t in range(depth - 1, -1, -1):
+        acc = later[t + 1]
+        for g in gives[t]:
+            acc |= g
+        later[t] = acc
+    pick: list[int] = []
+
+    def walk(t: int, need: int, give: int) -> Iterator[tuple[int, ...]]:
+        if t == depth:
+            yield tuple(pick)
+            return
+        rest = later[t + 1]
+        for k, (nk, gk) in enumerate(zip(needs[t], gives[t])):
+            n2, g2 = need | nk, give | gk
+            if n2 & ~(g2 | rest):
+                continue
+            pick.append(k)
+            yield from walk(t + 1, n2, g2)
+            pick.pop()
+
+    return walk(0, 0, 0)
 
 
-def _gives(tr: Trace) -> frozenset[tuple[str, int]]:
-    return frozenset((e.loc, e.value) for e in tr.events if e.kind == "W")
+def _mask(keys: Iterable[tuple[str, int]], bit: Callable[[tuple[str, int]], int]) -> int:
+    out = 0
+    for key in keys:
+        out |= bit(key)
+    return out

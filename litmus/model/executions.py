@@ -22,10 +22,10 @@ from typing import Callable, Iterator, Sequence
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest, scope_includes
 from litmus.model.barriers import BarrierOutcome, match_barriers
+from litmus.model.compiled import Evaluator, program
 from litmus.model.layout import Layout
 from litmus.model.relations import (
     ChosenOrder,
-    Evaluator,
     Model,
     Rel,
     bits,
@@ -111,122 +111,219 @@ class Frame:
     split: bool = False  # some access covers several granules (``sa`` is not empty)
 
 
+@dataclass
+class _TraceInfo:
+    """What :func:`build_frame` needs of one trace, with event indices relative to its start
+    (a frame shifts them by the trace's offset)."""
+
+    length: int
+    sets: dict[str, int]  # base set name -> the trace's events in it
+    po: list[int]  # program order rows
+    rmw: list[tuple[int, int]]  # (read, write) of each RMW
+    dep: list[tuple[int, int]]  # (read, event depending on it)
+    memory: list[tuple[int, str, str]]  # (event, location, virtual address) of each access
+    writes: list[tuple[int, str, int]]  # (event, location, value) of each write
+    scopes: list[str]  # the scope of each event
+    reads: list[int]
+    hang: list[int]
+
+
+def _trace_info(evs: Sequence[TEvent]) -> _TraceInfo:
+    length = len(evs)
+    sets: dict[str, int] = {}
+    rmw: list[tuple[int, int]] = []
+    dep: list[tuple[int, int]] = []
+    memory: list[tuple[int, str, str]] = []
+    writes: list[tuple[int, str, int]] = []
+    reads: list[int] = []
+    hang: list[int] = []
+    full = (1 << length) - 1
+    po = [full & ~((2 << i) - 1) for i in range(length)]
+    for i, e in enumerate(evs):
+        bit = 1 << i
+        kind = e.kind
+        names = [kind, SEM_SETS[e.sem]]
+        if kind in "RW":
+            names.append("M")
+            memory.append((i, e.loc, e.vloc or e.loc))  # type: ignore[arg-type]
+        if e.proxy:
+            names.append(e.proxy)
+        for name in names:
+            sets[name] = sets.get(name, 0) | bit
+        if kind == "W":
+            writes.append((i, e.loc, e.value))  # type: ignore[arg-type]
+        elif kind == "R":
+            reads.append(i)
+        if e.rmw_read is not None:
+            rmw.append((e.rmw_read, i))
+        for r in e.data:
+            dep.append((r, i))
+        for r in e.ctrl:
+            dep.append((r, i))
+        if e.hang:
+            hang.append(i)
+    return _TraceInfo(length, sets, po, rmw, dep, memory, writes, [e.scope for e in evs], reads, hang)
+
+
+@dataclass
+class _TestInfo:
+    """What :func:`build_frame` computes once per test: the initial writes and their part of
+    the base relations, the threads' places, scope inclusion, and each trace's
+    :class:`_TraceInfo` (by the identity of its event sequence)."""
+
+    test: LitmusTest
+    layout: Layout | None
+    init_events: list[TEvent]
+    init_sets: dict[str, int]
+    init_writes: dict[str, int]
+    init_by_locval: dict[tuple[str, int], int]
+    places: list[tuple[int, int]]
+    includes: dict[tuple[int, str, int, str], bool]
+    traces: dict[int, tuple[Sequence[TEvent], _TraceInfo]]
+
+
+_TEST_INFO: list[_TestInfo] = []  # the last test's (frames of one test are built one after another)
+
+
+def _test_info(test: LitmusTest, layout: Layout | None) -> _TestInfo:
+    if _TEST_INFO and _TEST_INFO[0].test is test and _TEST_INFO[0].layout is layout:
+        return _TEST_INFO[0]
+    if layout is None:
+        inits = [(name, test.location(name).init) for name in physical_locations(test)]
+    else:
+        inits = [(g, layout.init[g]) for g in layout.granules]
+    events = [TEvent("W", name, value, "weak", "sys", vloc=name) for name, value in inits]
+    sets = {name: 0 for name in SET_NAMES}
+    writes: dict[str, int] = {}
+    by_locval: dict[tuple[str, int], int] = {}
+    for k, e in enumerate(events):
+        bit = 1 << k
+        for name in (e.kind, "M", SEM_SETS[e.sem], e.proxy):
+            sets[name] |= bit
+        writes[e.loc] = writes.get(e.loc, 0) | bit  # type: ignore[index]
+        key = (e.loc, e.value)
+        by_locval[key] = by_locval.get(key, 0) | bit  # type: ignore[index]
+    sets["IW"] = (1 << len(events)) - 1
+    info = _TestInfo(test, layout, events, sets, writes, by_locval,
+                     [(t.rank, t.cta) for t in test.threads], {}, {})
+    _TEST_INFO[:] = [info]
+    return info
+
+
 def build_frame(test: LitmusTest, traces: Sequence[Sequence[TEvent]],
                 outcome: BarrierOutcome | None = None, layout: Layout | None = None) -> Frame | None:
     """Flatten a combination of traces whose barriers resolved as ``outcome`` (default: the
     first way they can); None when some read has no write to read from.  ``layout``: the
     granules of a test with access widths (the traces' events are then per granule)."""
-    threads = test.threads
-    events: list[TEvent] = []
-    thread_of: list[int] = []
-    if layout is None:
-        physical = physical_locations(test)
-        inits = [(name, test.location(name).init) for name in physical]
-    else:
-        physical = list(layout.granules)
-        inits = [(g, layout.init[g]) for g in physical]
-    for name, value in inits:
-        events.append(TEvent("W", name, value, "weak", "sys", vloc=name))
-        thread_of.append(-1)
-    offsets = []
+    ti = _test_info(test, layout)
+    events = list(ti.init_events)
+    ninit = len(events)
+    thread_of = [-1] * ninit
+    infos: list[_TraceInfo] = []
+    offsets: list[int] = []
     for t, evs in enumerate(traces):
+        if type(evs) is tuple:  # immutable: its info is kept for the test's next frames
+            hit = ti.traces.get(id(evs))
+            if hit is None or hit[0] is not evs:
+                hit = ti.traces[id(evs)] = (evs, _trace_info(evs))
+            infos.append(hit[1])
+        else:
+            infos.append(_trace_info(evs))
         offsets.append(len(events))
         events.extend(evs)
         thread_of.extend([t] * len(evs))
     n = len(events)
-    sets = {name: 0 for name in SET_NAMES}
+    sets = dict(ti.init_sets)
     sets["ALL"] = (1 << n) - 1
-    po = [0] * n
+    po = [0] * ninit
     rmw = [0] * n
     dep = [0] * n
-    writes_by_loc: dict[str, int] = {}
-    for k, e in enumerate(events):
-        bit = 1 << k
-        sets[e.kind] |= bit
-        if e.kind in "RW":
-            sets["M"] |= bit
-        sets[SEM_SETS[e.sem]] |= bit
-        if e.proxy:
-            sets[e.proxy] |= bit
-        if e.kind == "W":
-            writes_by_loc[e.loc] = writes_by_loc.get(e.loc, 0) | bit  # type: ignore[index]
-    sets["IW"] = (1 << len(physical)) - 1
-    for t, evs in enumerate(traces):
-        off = offsets[t]
-        end = off + len(evs)
-        for i, e in enumerate(evs):
-            k = off + i
-            po[k] = ((1 << end) - 1) & ~((1 << (k + 1)) - 1)
-            if e.rmw_read is not None:
-                rmw[off + e.rmw_read] |= 1 << k
-            for r in e.data | e.ctrl:
-                dep[off + r] |= 1 << k
+    writes_by_loc = dict(ti.init_writes)
+    by_locval = dict(ti.init_by_locval)
+    mem_by_loc: dict[str, int] = dict(ti.init_writes)  # the initial writes are the only accesses so far
+    mem_by_vloc: dict[str, int] = dict(ti.init_writes)
+    for info, off in zip(infos, offsets):
+        for name, m in info.sets.items():
+            sets[name] |= m << off
+        po.extend([row << off for row in info.po])
+        for r, k in info.rmw:
+            rmw[off + r] |= 1 << (off + k)
+        for r, k in info.dep:
+            dep[off + r] |= 1 << (off + k)
+        for i, l, value in info.writes:
+            bit = 1 << (off + i)
+            writes_by_loc[l] = writes_by_loc.get(l, 0) | bit
+            key = (l, value)
+            by_locval[key] = by_locval.get(key, 0) | bit
+        for i, l, v in info.memory:
+            bit = 1 << (off + i)
+            mem_by_loc[l] = mem_by_loc.get(l, 0) | bit
+            mem_by_vloc[v] = mem_by_vloc.get(v, 0) | bit
     loc = [0] * n
     vloc = [0] * n
-    mem_by_loc: dict[str, int] = {}
-    mem_by_vloc: dict[str, int] = {}
-    memory = [(k, e.loc, e.vloc or e.loc) for k, e in enumerate(events) if e.kind in "RW"]
-    for k, l, v in memory:
-        mem_by_loc[l] = mem_by_loc.get(l, 0) | (1 << k)  # type: ignore[index]
-        mem_by_vloc[v] = mem_by_vloc.get(v, 0) | (1 << k)  # type: ignore[index]
-    for k, l, v in memory:
-        loc[k] = mem_by_loc[l]  # type: ignore[index]
-        vloc[k] = mem_by_vloc[v]  # type: ignore[index]
+    for k, e in enumerate(ti.init_events):
+        loc[k] = mem_by_loc[e.loc]  # type: ignore[index]
+        vloc[k] = mem_by_vloc[e.vloc]  # type: ignore[index]
+    for info, off in zip(infos, offsets):
+        for i, l, v in info.memory:
+            loc[off + i] = mem_by_loc[l]
+            vloc[off + i] = mem_by_vloc[v]
     sa: Rel = [0] * n
     eloc: Rel = loc
     split = False
     if layout is not None:
+        memory = [(k, e.loc, e.vloc or e.loc) for k, e in enumerate(events) if e.kind in "RW"]
         eloc, split = _widths(events, thread_of, memory, po, sa)
     # scope relation: each event's scope includes the other event's thread
-    sr = [0] * n
-    tinfo = [threads[t] for t in range(len(traces))]
+    threads = test.threads
     by_thread_scope: dict[tuple[int, str], int] = {}  # (thread, scope) -> its events
-    for b in range(n):
-        if thread_of[b] >= 0:
-            key = (thread_of[b], events[b].scope)
-            by_thread_scope[key] = by_thread_scope.get(key, 0) | (1 << b)
+    for t, (info, off) in enumerate(zip(infos, offsets)):
+        for i, scope in enumerate(info.scopes):
+            key = (t, scope)
+            by_thread_scope[key] = by_thread_scope.get(key, 0) | (1 << (off + i))
+    includes = ti.includes
     rows: dict[tuple[int, str], int] = {}
-    for a in range(n):
-        ta = thread_of[a]
-        if ta < 0:
-            continue
-        key = (ta, events[a].scope)
-        row = rows.get(key)
-        if row is None:
-            row = 0
-            for (tb, scope_b), mask in by_thread_scope.items():
-                if scope_includes(key[1], tinfo[ta], tinfo[tb]) and scope_includes(scope_b, tinfo[tb], tinfo[ta]):
-                    row |= mask
-            rows[key] = row
-        sr[a] = row
-    places = [(t.rank, t.cta) for t in tinfo]
+    for ta, scope_a in by_thread_scope:
+        row = 0
+        for (tb, scope_b), mask in by_thread_scope.items():
+            key4 = (ta, scope_a, tb, scope_b)
+            yes = includes.get(key4)
+            if yes is None:
+                yes = includes[key4] = (scope_includes(scope_a, threads[ta], threads[tb])
+                                        and scope_includes(scope_b, threads[tb], threads[ta]))
+            if yes:
+                row |= mask
+        rows[(ta, scope_a)] = row
+    sr = [0] * ninit
+    for t, info in enumerate(infos):
+        sr.extend([rows[(t, scope)] for scope in info.scopes])
+    places = ti.places[:len(traces)]
     by_place: dict[tuple[int, int], int] = {}
-    for k in range(n):
-        if thread_of[k] >= 0:
-            p = places[thread_of[k]]
-            by_place[p] = by_place.get(p, 0) | (1 << k)
-    scta = [by_place[places[thread_of[k]]] if thread_of[k] >= 0 else 0 for k in range(n)]
+    for t, (info, off) in enumerate(zip(infos, offsets)):
+        p = places[t]
+        by_place[p] = by_place.get(p, 0) | (((1 << info.length) - 1) << off)
+    scta = [0] * ninit
+    for t, info in enumerate(infos):
+        scta.extend([by_place[places[t]]] * info.length)
     if outcome is None:
         outcome = match_barriers(traces, places)
     bar = [0] * n
     for (ta, ia), (tb, ib) in outcome.edges:
         bar[offsets[ta] + ia] |= 1 << (offsets[tb] + ib)
-    reads = [k for k in range(n) if events[k].kind == "R"]
+    reads: list[int] = []
     cands: list[list[int]] = []
-    for r in reads:
-        e = events[r]
-        c = []
-        for w in bits(writes_by_loc.get(e.loc, 0)):  # type: ignore[arg-type]
-            we = events[w]
-            if we.value != e.value or (po[r] >> w) & 1 or (rmw[r] >> w) & 1:
-                continue
-            c.append(w)
-        if not c:
-            return None
-        cands.append(c)
-    base: dict[str, int | Rel] = dict(sets)
+    for info, off in zip(infos, offsets):
+        for i in info.reads:
+            r = off + i
+            e = events[r]
+            mask = by_locval.get((e.loc, e.value), 0) & ~po[r] & ~rmw[r]  # type: ignore[arg-type]
+            if not mask:
+                return None
+            reads.append(r)
+            cands.append(list(bits(mask)))
+    base: dict[str, int | Rel] = sets  # type: ignore[assignment]
     base.update(po=po, loc=loc, vloc=vloc, scta=scta, sr=sr, rmw=rmw, dep=dep, bar=bar, sa=sa, eloc=eloc)
-    hang = [k for k in range(n) if events[k].hang]
+    hang = [off + i for info, off in zip(infos, offsets) for i in info.hang]
     return Frame(n, events, thread_of, base, reads, cands, writes_by_loc, hang, split)
 
 
@@ -269,6 +366,9 @@ class _Plan:
     by_stage: tuple[tuple, ...]
     prune: tuple[tuple, ...]  # per order: axioms that only get harder as the order grows
     unsplit: "_Plan | None" = None
+    # the same, compiled (compiled.Program.checker): each a function of the evaluator's slots
+    check_stage: tuple[Callable[[list], bool], ...] = ()
+    check_prune: tuple[Callable[[list], bool], ...] = ()
 
 
 _PLANS: dict[int, tuple[Model, _Plan]] = {}
@@ -280,7 +380,8 @@ def _plan(model: Model) -> _Plan:
         return hit[1]
     full = _stages(model, model.axioms)
     plan = _Plan(full.by_stage, full.prune,
-                 _stages(model, tuple(ax for ax in model.axioms if not vanishes_without(model, ax.expr, "sa"))))
+                 _stages(model, tuple(ax for ax in model.axioms if not vanishes_without(model, ax.expr, "sa"))),
+                 full.check_stage, full.check_prune)
     _PLANS[id(model)] = (model, plan)
     return plan
 
@@ -294,7 +395,9 @@ def _stages(model: Model, axioms: tuple) -> _Plan:
     prune = tuple(
         tuple(ax for ax in stages[k + 1] if monotone_in(model, ax.expr, o.name))
         for k, o in enumerate(model.orders))
-    return _Plan(tuple(tuple(s) for s in stages), prune)
+    prog = program(model)
+    return _Plan(tuple(tuple(s) for s in stages), prune, None,
+                 tuple(prog.checker(s) for s in stages), tuple(prog.checker(p) for p in prune))
 
 
 def consistent_finals(model: Model, frame: Frame) -> Iterator[dict[str, int]]:
@@ -316,13 +419,18 @@ def consistent_finals(model: Model, frame: Frame) -> Iterator[dict[str, int]]:
     else:
         forced = _forced_order(model, frame, final, ev) if final is not None else None
         candidates = _hang_candidates(frame, forced)
+        if not all(candidates):
+            return  # a hang read that no write can keep spinning: no execution hangs here
         pruning = _rf_pruning(model, frame, ev, candidates, forced)
+    set_rf = ev.setter("rf")
+    check0 = plan.check_stage[0]
+    slots = ev.c
     for choice in _rf_choices(model, frame, candidates, pruning):
         rf = [0] * n
         for r, w in zip(frame.reads, choice):
             rf[w] |= 1 << r
-        ev.set("rf", rf)
-        if not all(ev.holds(ax) for ax in plan.by_stage[0]):
+        set_rf(rf)
+        if not check0(slots):
             continue
         yield from _choose(model, plan, ev, frame, 0, choice)
 
@@ -432,53 +540,104 @@ def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]],
     if not cycles and pruning is None:
         yield from product(*candidates)
         return
-    reads = frame.reads
+    nreads = len(frame.reads)
+    # The search order: hang reads first (each later choice that gives a hang read's source a
+    # co-successor then ends its branch at once), the others in program order.  Which choices
+    # survive does not depend on the order; ``perm[p]`` is the read index searched at depth p.
+    hang_idx = set(pruning.hang) if pruning is not None else set()
+    perm = sorted(range(nreads), key=lambda i: (i not in hang_idx, i))
+    pos = {i: p for p, i in enumerate(perm)}
+    reads = [frame.reads[i] for i in perm]
     reach0 = r_plus(frame.base["dep"]) if cycles else []  # type: ignore[arg-type]
     order0 = pruning.forced if pruning is not None else []
+    # per depth, looked up once: the read's candidates last first (the stack pops them first
+    # first) with the co edges each forces
+    none: dict[int, tuple[int, int]] = {}
+    per_read = [[(w2, (pruning.edges[i] if pruning is not None else none).get(w2))
+                 for w2 in reversed(candidates[i])] for i in perm]
+    banned0: list[int] | None = None
     if pruning is not None:
-        edges, corr, sym, hang = pruning.edges, pruning.corr, pruning.sym, pruning.hang
-        conflicts, inits = pruning.conflicts, pruning.inits
+        sym, inits = pruning.sym, pruning.inits
+        hang = {pos[i]: m for i, m in pruning.hang.items()}
+        hang_before = [[(h, m) for h, m in hang.items() if h < p] for p in range(nreads)]
+        hang_at = [hang.get(p, 0) for p in range(nreads)]
+        # CoRR pairs (an earlier and a later read of one thread), checked at the depth of the
+        # one searched second: (depth of the other, whether the current one is the later)
+        corr: list[list[tuple[int, bool]]] = [[] for _ in range(nreads)]
+        for i, earlier in enumerate(pruning.corr):
+            for j in earlier:
+                pi, pj = pos[i], pos[j]
+                corr[max(pi, pj)].append((min(pi, pj), pi > pj))
+        # two exclusive RMW reads never read one write: once a read reads w, every read searched
+        # later in conflict with it over w loses w (forward checking: a read left with no
+        # candidate ends the branch at once instead of at its own turn)
+        later = [[(pos[j], m) for j, m in pruning.conflicts.get(i, {}).items() if pos[j] > p]
+                 for p, i in enumerate(perm)]
+        if any(later):
+            banned0 = [0] * nreads
+            cmask = [sum(1 << w2 for w2 in candidates[i]) for i in perm]
     choice: list[int] = []
-    # (read index, rf|dep closure, forced co closure, write chosen)
-    stack: list[tuple[int, Rel, Rel, int]] = [(0, reach0, order0, -1)]
+    # (depth, rf|dep closure, forced co closure, write chosen, per depth the writes that an
+    # exclusive RMW read searched earlier already reads)
+    stack: list[tuple[int, Rel, Rel, int, list[int] | None]] = [(0, reach0, order0, -1, banned0)]
+    out_choice = [0] * nreads
     while stack:
-        i, reach, order, w = stack.pop()
+        i, reach, order, w, banned = stack.pop()
         del choice[max(i - 1, 0):]
         if w >= 0:
             choice.append(w)
-        if i == len(reads):
-            yield tuple(choice)
+        if i == nreads:
+            for p, w1 in zip(perm, choice):
+                out_choice[p] = w1
+            yield tuple(out_choice)
             continue
         r = reads[i]
         add = (1 << r) | reach[r] if cycles else 0
-        clash = ([(choice[j], mask) for j, mask in conflicts.get(i, {}).items() if j < i]
-                 if pruning is not None else [])
-        for w2 in reversed(candidates[i]):
+        out = banned[i] if banned is not None else 0
+        for w2, forced_edges in per_read[i]:
             if (add >> w2) & 1:  # r already reaches w2: w2 -rf-> r closes a cycle
                 continue
-            if any(w2 == wj and (mask >> w2) & 1 for wj, mask in clash):  # two exclusive RMWs read w2
+            if (out >> w2) & 1:  # an exclusive RMW read searched earlier reads w2
                 continue
             order2: Rel | None = order
+            banned2 = banned
             if pruning is not None:
-                order2 = _add_edges(order, w2, edges[i].get(w2))
-                # CoRR: an earlier read of the thread saw w1 (observation): w2 cannot be co-before it
-                for j in corr[i]:
+                order2 = _add_edges(order, w2, forced_edges) if forced_edges is not None else order
+                # CoRR: the earlier read r1 of the thread saw w1 and the later one w2 (an
+                # observation): w2 cannot be co-before w1
+                for j, current_later in corr[i]:
                     if order2 is None:
                         break
-                    w1 = choice[j]
-                    if (w1 != w2 and not (order2[w1] >> w2) & 1 and (sym[w1] >> reads[j]) & 1
-                            and ((sym[w1] | inits) >> w2) & 1):
-                        order2 = _add_edges(order2, w1, (1 << w2, 0))
+                    if current_later:
+                        w1, wl, r1 = choice[j], w2, reads[j]
+                    else:
+                        w1, wl, r1 = w2, choice[j], r
+                    if (w1 != wl and not (order2[w1] >> wl) & 1 and (sym[w1] >> r1) & 1
+                            and ((sym[w1] | inits) >> wl) & 1):
+                        order2 = _add_edges(order2, w1, (1 << wl, 0))
                 if order2 is None:
                     continue
                 if hang:
-                    if order2 is not order and any(order2[choice[h]] & hang[h] for h in hang if h < i):
+                    if order2 is not order and any(order2[choice[h]] & m for h, m in hang_before[i]):
                         continue  # a hang read's source has a co-successor: it cannot spin forever
-                    if i in hang and order2[w2] & hang[i]:
+                    if order2[w2] & hang_at[i]:
+                        continue
+                if banned is not None and later[i]:
+                    bit = 1 << w2
+                    dead = False
+                    for j, m in later[i]:
+                        if m & bit and not banned2[j] & bit:  # type: ignore[index]
+                            if banned2 is banned:
+                                banned2 = list(banned)
+                            banned2[j] |= bit  # type: ignore[index]
+                            if not cmask[j] & ~banned2[j]:  # type: ignore[index]
+                                dead = True
+                                break
+                    if dead:
                         continue
             bit = 1 << w2
             stack.append((i + 1, [row | add if (x == w2 or row & bit) else row
-                                  for x, row in enumerate(reach)] if cycles else reach, order2, w2))
+                                  for x, row in enumerate(reach)] if cycles else reach, order2, w2, banned2))
 
 
 def _add_edges(order: Rel, w: int, edges: tuple[int, int] | None) -> Rel | None:
@@ -534,20 +693,23 @@ def _choose(model: Model, plan: _Plan, ev: Evaluator, frame: Frame, k: int,
             for w in bits(mask):
                 if frame.thread_of[w] < 0:
                     base[w] |= mask & ~(1 << w)
-    prune = plan.prune[k]
+    prune = plan.check_prune[k]
+    check = plan.check_stage[k + 1]
+    install = ev.setter(order.name)
+    slots = ev.c
     # A hang needs each hang read's source to stay co-maximal: any co-successor of it (which
     # only more co can add) rules the execution out, so such partial orders are pruned.
     hang_srcs = _hang_sources(frame, rf_choice) if order.name == model.final_order else ()
 
     def viable(partial: Rel) -> bool:
-        if any(partial[w] & mask for w, mask in hang_srcs):
+        if hang_srcs and any(partial[w] & mask for w, mask in hang_srcs):
             return False
-        ev.set(order.name, partial)
-        return all(ev.holds(ax) for ax in prune)
+        install(partial)
+        return prune(slots)
 
     for chosen in orders_of(pairs_rel, base, viable):  # type: ignore[arg-type]
-        ev.set(order.name, chosen)
-        if all(ev.holds(ax) for ax in plan.by_stage[k + 1]):
+        install(chosen)
+        if check(slots):
             yield from _choose(model, plan, ev, frame, k + 1, rf_choice)
 
 
@@ -649,7 +811,7 @@ def _orient(c: Rel, todo: list[tuple[int, int]], k: int,
 
 def _finals(model: Model, plan: _Plan, ev: Evaluator, frame: Frame,
             rf_choice: tuple[int, ...]) -> Iterator[dict[str, int]]:
-    co: Rel = ev.base[model.final_order]  # type: ignore[assignment]
+    co: Rel = ev.get(model.final_order)  # type: ignore[assignment]
     events = frame.events
     if frame.hang_reads:
         # Each hang read must read a co-maximal write: nothing coherence-later exists that it

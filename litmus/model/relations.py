@@ -3,8 +3,9 @@
 Relations over ``n`` events are lists of ``n`` Python ints (row ``i`` is the bitmask of the
 events related to event ``i``); sets are single int bitmasks.  Models are written as *data*
 with the expression classes below (``Base``, ``union``, ``seq``, ``inv``, ``plus`` ...) and
-evaluated by :class:`Evaluator`, which caches every sub-expression until one of the base
-relations it depends on is replaced.
+evaluated by :class:`Interpreter`, which caches every sub-expression until one of the base
+relations it depends on is replaced (the reference semantics; the checker runs the same
+expressions compiled, :mod:`litmus.model.compiled`).
 """
 
 from __future__ import annotations
@@ -333,8 +334,9 @@ class Model:
 Value = int | Rel
 
 
-class Evaluator:
-    """Evaluates a model's expressions over one execution, caching by dependency.
+class Interpreter:
+    """Evaluates a model's expressions over one execution by walking them, caching by dependency
+    (the reference for :class:`litmus.model.compiled.Evaluator`, which the checker uses).
 
     ``set(name, value)`` installs a base relation or set and forgets every cached value that
     depends on it; ``value(expr)`` evaluates with caching.
@@ -388,13 +390,13 @@ class Evaluator:
         raise ValueError(f"unknown axiom kind {ax.kind!r}")
 
 
-def _arg(ev: Evaluator, a: Expr) -> Value:
+def _arg(ev: Interpreter, a: Expr) -> Value:
     # the cache lookup of Evaluator.value, inlined for the operators' operands (hot path)
     out = ev.cache.get(id(a))
     return ev.value(a) if out is None else out
 
 
-def _binary(ev: Evaluator, e: Op) -> Value:
+def _binary(ev: Interpreter, e: Op) -> Value:
     x, y = e.args
     a = ev.cache.get(id(x))
     if a is None:
@@ -410,7 +412,7 @@ def _binary(ev: Evaluator, e: Op) -> Value:
     return _REL2[k](a, b)  # type: ignore[arg-type]
 
 
-def _seq(ev: Evaluator, e: Op) -> Value:
+def _seq(ev: Interpreter, e: Op) -> Value:
     # ``[S]`` factors are applied as masks (rows kept / columns kept), not composed
     acc: Rel | None = None
     lead = -1  # [S] factors before the first relation: the rows that may start a path
@@ -436,7 +438,7 @@ def _seq(ev: Evaluator, e: Op) -> Value:
     return acc
 
 
-_OPS: dict[str, Callable[[Evaluator, Op], Value]] = {
+_OPS: dict[str, Callable[[Interpreter, Op], Value]] = {
     "union": _binary,
     "inter": _binary,
     "diff": _binary,

@@ -49,7 +49,8 @@ def test_pruning_keeps_every_hang(name: str, t) -> None:
 def test_the_coherent_relation_is_symmetric(name: str, t) -> None:
     # the pruning reads Model.coherent as symmetric; a model whose relation is not would prune wrongly
     from litmus.model.executions import build_frame, test_traces
-    from litmus.model.relations import Evaluator, r_inv
+    from litmus.model.compiled import Evaluator
+    from litmus.model.relations import r_inv
 
     model = MODELS[name]
     for combo in zip(*test_traces(t, 2)):

@@ -31,6 +31,7 @@ from litmus.model.relations import (
     Model,
     Op,
     Value,
+    axiom_holds,
     is_acyclic,
     is_irreflexive,
     r_domain,
@@ -392,12 +393,5 @@ class Evaluator:
 
     def holds(self, ax: Axiom) -> bool:
         """Whether axiom ``ax`` holds."""
-        r = self.value(ax.expr)
-        if ax.kind == "acyclic":
-            return is_acyclic(r)  # type: ignore[arg-type]
-        if ax.kind == "irreflexive":
-            return is_irreflexive(r)  # type: ignore[arg-type]
-        if ax.kind == "empty":
-            return not any(r)  # type: ignore[arg-type]
-        raise ValueError(f"unknown axiom kind {ax.kind!r}")
+        return axiom_holds(ax.kind, self.value(ax.expr))  # type: ignore[arg-type]
 

@@ -334,6 +334,17 @@ class Model:
 Value = int | Rel
 
 
+def axiom_holds(kind: str, r: Rel) -> bool:
+    """Whether an axiom of ``kind`` (acyclic, irreflexive, empty) holds of relation ``r``."""
+    if kind == "acyclic":
+        return is_acyclic(r)
+    if kind == "irreflexive":
+        return is_irreflexive(r)
+    if kind == "empty":
+        return is_empty(r)
+    raise ValueError(f"unknown axiom kind {kind!r}")
+
+
 class Interpreter:
     """Evaluates a model's expressions over one execution by walking them, caching by dependency
     (the reference for :class:`litmus.model.compiled.Evaluator`, which the checker uses).
@@ -380,14 +391,7 @@ class Interpreter:
 
     def holds(self, ax: Axiom) -> bool:
         """Whether axiom ``ax`` holds."""
-        r = self.value(ax.expr)
-        if ax.kind == "acyclic":
-            return is_acyclic(r)  # type: ignore[arg-type]
-        if ax.kind == "irreflexive":
-            return is_irreflexive(r)  # type: ignore[arg-type]
-        if ax.kind == "empty":
-            return is_empty(r)  # type: ignore[arg-type]
-        raise ValueError(f"unknown axiom kind {ax.kind!r}")
+        return axiom_holds(ax.kind, self.value(ax.expr))  # type: ignore[arg-type]
 
 
 def _arg(ev: Interpreter, a: Expr) -> Value:

@@ -300,7 +300,7 @@ class CudaBackend:
 
         spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
         launches = sorted({env.launch for env in config.environments})
-        jobs = []
+        jobs: dict[KernelJob, None] = {}  # in run order; a starved variant's parallel rounds load its grid kernel
         for test in tests:
             if self.skip_reason(test) is not None:
                 continue
@@ -311,12 +311,10 @@ class CudaBackend:
                     options = self._options(self.block, spin_bound, "parallel")
                 else:
                     options = self._options(grid_block, spin_bound)
-                job = KernelJob(test, options, self.num_warps, self.device.index or 0)
-                if job not in jobs:  # a starved variant's parallel rounds load the grid kernel
-                    jobs.append(job)
+                jobs[KernelJob(test, options, self.num_warps, self.device.index or 0)] = None
         if self._ahead is not None:
             self._ahead.close()
-        self._ahead = CompileAhead(jobs, workers) if jobs and workers > 0 else None
+        self._ahead = CompileAhead(list(jobs), workers) if jobs and workers > 0 else None
         return len(self._ahead) if self._ahead is not None else 0
 
     def _await_ahead(self, test: LitmusTest, options: CodegenOptions) -> None:

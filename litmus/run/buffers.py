@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from litmus.codegen.layout import Layout
 from litmus.codegen.widths import fill_value
@@ -36,14 +36,20 @@ def make_heaps(layout: Layout, n_instances: int, devices: Sequence[object] | Non
     return heaps
 
 
+def reset_heaps(layout: Layout, heaps: Mapping[int, "torch.Tensor"], n_instances: int,
+                strides: tuple[int, int]) -> None:
+    """Zero the heaps of ``heaps`` (rank -> heap) and write the initial value of every location
+    homed on one of those ranks, its units ``strides`` = ``(loc_stride, inst_stride)`` apart."""
+    for h in heaps.values():
+        h.zero_()
+    for loc in layout.physical_locations():
+        if loc.init and loc.home in heaps:
+            unit_column(heaps[loc.home], layout, loc.slot, n_instances, strides).fill_(fill_value(loc, layout.unit_bytes))
+
+
 def init_heaps(layout: Layout, heaps: Sequence["torch.Tensor"], n_instances: int) -> None:
     """Reset every heap: locations to their initial values, everything else (scratch) to 0."""
-    for h in heaps:
-        h.zero_()
-    strides = layout.strides(n_instances)
-    for loc in layout.physical_locations():
-        if loc.init:
-            unit_column(heaps[loc.home], layout, loc.slot, n_instances, strides).fill_(fill_value(loc, layout.unit_bytes))
+    reset_heaps(layout, dict(enumerate(heaps)), n_instances, layout.strides(n_instances))
 
 
 def unit_column(heap: "torch.Tensor", layout: Layout, slot: int, n_instances: int,
@@ -64,11 +70,7 @@ def unit_column(heap: "torch.Tensor", layout: Layout, slot: int, n_instances: in
 def init_rank_heap(layout: Layout, heap: "torch.Tensor", rank: int, n_instances: int) -> None:
     """Reset one rank's heap (laid out with the layout's own strides): zeros, then the initial
     values of the locations homed on ``rank``."""
-    heap[: layout.heap_words(n_instances)].zero_()
-    strides = layout.strides(n_instances)
-    for loc in layout.physical_locations():
-        if loc.home == rank and loc.init:
-            unit_column(heap, layout, loc.slot, n_instances, strides).fill_(fill_value(loc, layout.unit_bytes))
+    reset_heaps(layout, {rank: heap[: layout.heap_words(n_instances)]}, n_instances, layout.strides(n_instances))
 
 
 def pointer_table(heaps: Sequence["torch.Tensor"], device: object | None = None) -> "torch.Tensor":
@@ -342,12 +344,7 @@ def heap_plan(layout: Layout, n_instances: int, stride: int) -> HeapPlan:
 
 def init_strided(layout: Layout, heaps: Sequence["torch.Tensor"], plan: HeapPlan) -> None:
     """Zero every heap and write each location's initial value into its home heap."""
-    for h in heaps:
-        h.zero_()
-    for loc in layout.physical_locations():
-        if loc.init:
-            col = unit_column(heaps[loc.home], layout, loc.slot, plan.n_instances, (plan.loc_stride, plan.inst_stride))
-            col.fill_(fill_value(loc, layout.unit_bytes))
+    reset_heaps(layout, dict(enumerate(heaps)), plan.n_instances, (plan.loc_stride, plan.inst_stride))
 
 
 # --------------------------------------------------------------------------- counting a round

@@ -409,11 +409,16 @@ def barrier_aligned_order(contexts: list[tuple[Thread, "ThreadContext"]]) -> lis
     return order
 
 
+def kernel_def(name: str) -> list[str]:
+    """The decorator and ``def`` line of generated kernel ``name`` (arguments ``KERNEL_ARGS``)."""
+    args = ", ".join(a + (": tl.constexpr" if a == "BLOCK" else "") for a in KERNEL_ARGS)
+    return [JIT_DECORATOR, f"def {name}({args}):"]
+
+
 def _kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, emitter: Emitter,
                  options: CodegenOptions) -> str:
     threads = {t.name: t for t in test.threads}
-    args = ", ".join(a + (": tl.constexpr" if a == "BLOCK" else "") for a in KERNEL_ARGS)
-    out = [JIT_DECORATOR, f"def {entry.name}({args}):"]
+    out = kernel_def(entry.name)
     doc = f"{test.id}: " + ("every thread (grid mode)" if entry.rank is None else f"the threads of rank {entry.rank}")
     out.append(f'    """{doc}; roles: {list(entry.roles)}."""')
     out += ["    pid = tl.program_id(0)",

@@ -37,11 +37,12 @@ from litmus.codegen.generate import (
     _thread_setup,
     drop_dead_assignments,
     drop_overwritten_inits,
+    kernel_def,
     needs_wide,
     role_heap_lines,
 )
 from litmus.codegen.harness import harness_lines
-from litmus.codegen.layout import JIT_DECORATOR, KERNEL_ARGS, KernelEntry, Layout
+from litmus.codegen.layout import KernelEntry, Layout
 from litmus.codegen.ops import Emitter, ThreadContext
 from litmus.codegen.options import CodegenOptions
 from litmus.ir import Const, LitmusTest, Rmw, Spin, Store, Thread, spin_exit_text, spin_exits
@@ -121,10 +122,9 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
     body = drop_overwritten_inits(body, lone_regs)
     lines = drop_dead_assignments(pre + [_LOOP] + body)
     cut = lines.index(_LOOP)
-    args = ", ".join(a + (": tl.constexpr" if a == "BLOCK" else "") for a in KERNEL_ARGS)
-    out = [JIT_DECORATOR, f"def {entry.name}({args}):",
-           f'    """{test.id}: parallel mode, every program plays every role; roles: {list(entry.roles)}."""',
-           "    pid = tl.program_id(0)"]
+    out = kernel_def(entry.name) + [
+        f'    """{test.id}: parallel mode, every program plays every role; roles: {list(entry.roles)}."""',
+        "    pid = tl.program_id(0)"]
     out += ["    " + line for line in lines[:cut + 1]]
     if options.backend == "interpreter":
         # triton 3.6's interpreter cannot take a runtime tensor as range()'s bound

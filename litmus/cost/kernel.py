@@ -133,12 +133,6 @@ def cost_kernel(sig: Signalling, backend: str = "cuda", features: Features | Non
     emitter = Emitter(test_id=sig.test.id, source_file=sig.test.source_file, backend=backend, features=feats,
                       spin_bound=spin_bound)
     timer = timer_api() if feats.inline_asm else "none"
-    # Waits are ``>= seq``: the round counter only grows, and every thread of a program spins on
-    # the program's flag by itself.  With ``==``, a thread that lags (the one that fences, under
-    # --fence-threads) waits for a value its party's other threads already moved past, and its
-    # spin times out (H200: 2-44 of 1,000 trips with 1 or 8 of 128 threads fencing,
-    # docs/results/h200-cost/load-probe.txt).
-    cmp = ">="
     body: list[str] = []
     if loopback:
         ctxs = [_context(k, rounds[k], locations) for k in range(len(rounds))]
@@ -149,12 +143,12 @@ def cost_kernel(sig: Signalling, backend: str = "cuda", features: Features | Non
         else:  # every party's signals, then every party's waits
             loop = ([(ctxs[k][0], a) for k, (a, _) in enumerate(rounds)]
                     + [(ctxs[k][0], b) for k, (_, b) in enumerate(rounds)])
-        body += ["    " + ln for ln in _loop(emitter, loop, [c[0] for c in ctxs], cmp)]
+        body += ["    " + ln for ln in _loop(emitter, loop, [c[0] for c in ctxs])]
     else:
         for k, (a, b) in enumerate(rounds):
             ctx, setup = _context(k, (a, b), locations)
             body.append(f"if role == {k}:")
-            body += ["    " + ln for ln in setup + _loop(emitter, [(ctx, a + b)], [ctx], cmp)]
+            body += ["    " + ln for ln in setup + _loop(emitter, [(ctx, a + b)], [ctx])]
     if fence_threads is not None:
         body = [out for ln in body for out in _fence_by(ln, fence_threads)]
     text = _module(sig, body, timer, emitter.fallbacks)
@@ -181,7 +175,7 @@ def _context(k: int, ops: tuple[tuple[Instr, ...], tuple[Instr, ...]],
 
 
 def _loop(emitter: Emitter, parts: list[tuple[ThreadContext, tuple[Instr, ...]]],
-          ctxs: list[ThreadContext], cmp: str) -> list[str]:
+          ctxs: list[ThreadContext]) -> list[str]:
     """The timed loop: per trip, each part's ops; then the timestamp and the status."""
     status = " | ".join(c.status for c in ctxs)
     lines = ["t_base = times + pid * (n_trips + 1)",
@@ -194,7 +188,7 @@ def _loop(emitter: Emitter, parts: list[tuple[ThreadContext, tuple[Instr, ...]]]
              "    seq = zero + (k + 1)"]
     for ctx, ops in parts:
         for n, o in enumerate(ops):
-            lines += ["    " + _sub(ln, cmp) for ln in emitter.emit(ctx, _index_in(ctx, ops, n), o)]
+            lines += ["    " + _sub(ln) for ln in emitter.emit(ctx, _index_in(ctx, ops, n), o)]
     lines += [f"    bad = tl.max({status}, 0)",
               "    stamps = tl.where(slots == k, _now(k + 1), stamps)",
               "    k += 1",
@@ -211,9 +205,13 @@ def _index_in(ctx: ThreadContext, ops: tuple[Instr, ...], n: int) -> int:
     return n
 
 
-def _sub(line: str, cmp: str) -> str:
-    """Put the round counter in place of its placeholders."""
-    return (line.replace(f"== {SEQ})", f"{cmp} seq)")
+def _sub(line: str) -> str:
+    """Put the round counter in place of its placeholders.  A wait becomes ``>= seq``: the
+    counter only grows, so a wait cannot miss its round's value once a later round overwrote
+    it.  (With ``==`` and fences run by only some threads, spins timed out on the H200, 2-44 of
+    1,000 trips; with ``>=`` and the barrier after a predicated fence every trip completes:
+    docs/results/h200-cost.md.  Which of the two changes mattered was not measured apart.)"""
+    return (line.replace(f"== {SEQ})", ">= seq)")
             .replace(f"zero + {SEQ}", "seq").replace(f"zero + {PREV}", "(seq - 1)")
             .replace(str(SEQ), "seq").replace(str(PREV), "seq - 1"))  # and in comments
 

@@ -113,4 +113,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from litmus.errors import LitmusError
+
+    try:
+        raise SystemExit(main())
+    except (LitmusError, OSError) as err:  # bad input: one line naming it, not a traceback
+        raise SystemExit(f"bench_variant_time.py: {err}") from None

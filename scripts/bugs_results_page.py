@@ -115,4 +115,9 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from litmus.errors import LitmusError
+
+    try:
+        raise SystemExit(main())
+    except (LitmusError, OSError) as err:  # bad input: one line naming it, not a traceback
+        raise SystemExit(f"bugs_results_page.py: {err}") from None

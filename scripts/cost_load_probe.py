@@ -45,9 +45,10 @@ def main() -> int:
     ap.add_argument("--fence-threads", type=int, default=None,
                     help="only threads %%tid.x < N run the variant's fences (as `litmus cost --fence-threads`)")
     args = ap.parse_args()
+    tests = load_tests(args.tests)
     print(f"{'variant':30} {'launch':>6} {'ms':>8} {'trips min/med/max':>20} {'timed out':>9} "
           f"{'per_s (min)':>12} {'per_s (all)':>12}")
-    for test in load_tests(args.tests):
+    for test in tests:
         sig = signalling(test)
         ck = cost_kernel(sig, backend="cuda", features=detect_features(), spin_bound=args.spin_bound,
                          fence_threads=args.fence_threads)
@@ -66,4 +67,9 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from litmus.errors import LitmusError
+
+    try:
+        raise SystemExit(main())
+    except (LitmusError, OSError) as err:  # bad input: one line naming it, not a traceback
+        raise SystemExit(f"cost_load_probe.py: {err}") from None

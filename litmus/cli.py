@@ -99,6 +99,9 @@ def _friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return fn(*args, **kwargs)
         except LitmusError as err:
+            if _Interrupt.seen:  # the error follows a Ctrl-C that something swallowed (a half-done import)
+                click.echo("interrupted", err=True)
+                _exit_interrupted()
             for problem in err.problems:
                 click.echo(f"error: {problem}", err=True)
             sys.exit(2)

@@ -85,3 +85,19 @@ def test_the_line_says_nothing_was_recorded_when_no_variant_finished(tmp_path: P
     assert line.startswith("interrupted while running: nothing was recorded yet") and "(60 variants" in line
     assert "--resume" not in line and "litmus run catalog/mp.yaml --backend cpu --out" in line
     assert _interrupted_run({"stage": "loading the tests"}, [], "cpu").endswith("nothing was run or written")
+
+
+def test_an_error_that_follows_a_swallowed_ctrl_c_is_reported_as_the_interrupt() -> None:
+    """Ctrl-C during a half-done import can surface later as an ordinary error (torch: "cannot
+    load module more than once per process", then `--backend cpu: not available`): once Ctrl-C
+    was seen, the command exits 130 saying it was interrupted, not 2 with that error."""
+    code = ("from litmus import cli\n"
+            "from litmus.errors import LitmusError\n"
+            "@cli._friendly\n"
+            "def command():\n"
+            "    cli._Interrupt.seen = True\n"
+            "    raise LitmusError('--backend cpu: not available here: cannot load module more than once')\n"
+            "command()\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert res.returncode == 130, res.stderr
+    assert res.stderr.strip().splitlines()[-1] == "interrupted" and "not available" not in res.stderr

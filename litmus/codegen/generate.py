@@ -289,11 +289,14 @@ def _output_lines(layout: Layout, contexts: list[tuple[Thread, ThreadContext]]) 
 
 def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emitter: Emitter,
                 options: CodegenOptions) -> list[str]:
-    """The body of one ``if role == g:`` block (grid and rank modes)."""
+    """The body of one ``if role == g:`` block (grid and rank modes): set-up, then the loop over
+    iterations (:func:`iteration_loop`) that plays one instance per lane in each."""
     width = len(role)
-    lines = _role_header(role, options) + _lane_lines(width, "", needs_wide(layout))
-    lines.append("first = (block * BLOCK + local).to(tl.int64)")
-    lines += role_heap_lines(layout, {t.rank for t in role})
+    pre = _role_header(role, options) + _lane_lines(width, "", needs_wide(layout))
+    pre.append("first = (block * BLOCK + local).to(tl.int64)")
+    pre.append("per_iter = progs_per_role * BLOCK  # instances per iteration")
+    pre += role_heap_lines(layout, {t.rank for t in role})
+    body: list[str] = []
     contexts = _thread_contexts(layout, role, "")
     for slot, (t, ctx) in enumerate(contexts):
         p = ctx.ident
@@ -301,32 +304,45 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
         # instance's two sides would sit in different CTAs: they all use the role's first
         # thread's permutation.
         pi = layout.threads.index(role[0].name)
-        lines.append(f"# thread {t.name}: instance i = (j * k + c) % n_instances, (k, c) = perm[{pi}]")
-        lines += _mask_line(ctx, slot, "")
+        pre += _mask_line(ctx, slot, "")
         if slot == 0:
-            lines += _instance_lines(p, pi)
-        else:  # the role's first thread's instances (see above)
-            lines.append(f"i_{p} = i_{contexts[0][1].ident}")
-        lines += _thread_setup(layout, t, ctx)
-
+            pre.append(f"# thread {t.name}: in iteration it, instance i = it * per_iter + (j * k + c) % per_iter, "
+                       f"(k, c) = perm[{pi}]")
+            pre += _instance_lines(p, pi)
+        body.append(f"i_{p} = x_{contexts[0][1].ident} + it * per_iter  # thread {t.name}")
+        body += _thread_setup(layout, t, ctx)
     if options.harness:
-        lines += harness_lines(layout.n_ranks)
-    lines += _op_lines(emitter, _role_order(contexts, options))
-    lines += _output_lines(layout, contexts)
+        pre += harness_lines(layout.n_ranks)
+    body += _op_lines(emitter, _role_order(contexts, options))
+    body += _output_lines(layout, contexts)
     if width == 1:
-        lines = drop_overwritten_inits(lines, {ctx.regs[r]: r for _, ctx in contexts for r in ctx.regs})
-    return lines
+        body = drop_overwritten_inits(body, {ctx.regs[r]: r for _, ctx in contexts for r in ctx.regs})
+    return iteration_loop(drop_dead_assignments(pre + [LOOP_MARK] + body), options.backend)
+
+
+LOOP_MARK = "# --- iteration loop"
+
+
+def iteration_loop(lines: list[str], backend: str) -> list[str]:
+    """``lines`` with everything after :data:`LOOP_MARK` indented into a loop of ``it`` over
+    ``n_instances // per_iter`` iterations (a ``while`` loop under the interpreter: triton
+    3.6's interpreter cannot take a run-time tensor as ``range``'s bound)."""
+    cut = lines.index(LOOP_MARK)
+    head, body = lines[:cut + 1], ["    " + line for line in lines[cut + 1:]]
+    if backend == "interpreter":
+        return head + ["it = 0", "while it < n_instances // per_iter:"] + body + ["    it += 1"]
+    return head + ["for it in range(n_instances // per_iter):"] + body
 
 
 def _instance_lines(p: str, pi: int) -> list[str]:
-    """``i_p``: the instance each lane plays under permutation row ``pi``; the identity
-    permutation (no shuffling) skips the int64 multiply and modulo."""
+    """``x_p``: the instance each lane plays within an iteration under permutation row ``pi``;
+    the identity permutation (no shuffling) skips the int64 multiply and modulo."""
     return [f"k_{p} = tl.load(perm + {2 * pi})",
             f"c_{p} = tl.load(perm + {2 * pi + 1})",
             f"if (k_{p} == 1) & (c_{p} == 0):",
-            f"    i_{p} = first",
+            f"    x_{p} = first",
             "else:",
-            f"    i_{p} = (first * k_{p} + c_{p}) % n_instances"]
+            f"    x_{p} = (first * k_{p} + c_{p}) % per_iter"]
 
 
 def _slot_pointer(home: int, slot: int, p: str, layout: Layout | None = None) -> str:
@@ -427,7 +443,7 @@ def _kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, emitter: 
     for g, names in enumerate(entry.roles):
         out.append(f"    if role == {g}:")
         body = _role_lines(test, layout, tuple(threads[n] for n in names), emitter, options)
-        out += ["        " + line for line in drop_dead_assignments(body)]
+        out += ["        " + line for line in body]
     return "\n".join(out) + "\n"
 
 

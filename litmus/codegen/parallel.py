@@ -37,7 +37,9 @@ from litmus.codegen.generate import (
     _thread_setup,
     drop_dead_assignments,
     drop_overwritten_inits,
+    iteration_loop,
     kernel_def,
+    LOOP_MARK,
     needs_wide,
     role_heap_lines,
 )
@@ -48,9 +50,6 @@ from litmus.codegen.options import CodegenOptions
 from litmus.ir import Const, LitmusTest, Rmw, Spin, Store, Thread, spin_exit_text, spin_exits
 
 Op = tuple[Thread, ThreadContext, int]
-
-_LOOP = "# --- iteration loop"
-
 
 def spin_phases(order: list[Op]) -> list[list[Op]]:
     """``order`` cut just before each spin: element 0 holds the ops before the first spin,
@@ -120,19 +119,11 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
     body += _op_lines(emitter, phase_order(orders))
     body += _output_lines(layout, all_contexts)
     body = drop_overwritten_inits(body, lone_regs)
-    lines = drop_dead_assignments(pre + [_LOOP] + body)
-    cut = lines.index(_LOOP)
+    lines = iteration_loop(drop_dead_assignments(pre + [LOOP_MARK] + body), options.backend)
     out = kernel_def(entry.name) + [
         f'    """{test.id}: parallel mode, every program plays every role; roles: {list(entry.roles)}."""',
         "    pid = tl.program_id(0)"]
-    out += ["    " + line for line in lines[:cut + 1]]
-    if options.backend == "interpreter":
-        # triton 3.6's interpreter cannot take a runtime tensor as range()'s bound
-        out += ["    it = 0", "    while it < n_instances // per_iter:"]
-        out += ["        " + line for line in lines[cut + 1:]] + ["        it += 1"]
-    else:
-        out.append("    for it in range(n_instances // per_iter):")
-        out += ["        " + line for line in lines[cut + 1:]]
+    out += ["    " + line for line in lines]
     return "\n".join(out) + "\n"
 
 

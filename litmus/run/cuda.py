@@ -1,7 +1,9 @@
 """The ``cuda`` backend: one GPU, every role of a variant in one grid (codegen's grid mode).
 
 Ranks are played by groups of programs (CTAs) of one launch; every rank's heap is a buffer on the
-one device.  Parallel instances: ``BLOCK`` lanes per program, ``N / BLOCK`` programs per role.
+one device.  Parallel instances: ``BLOCK`` lanes per program, ``N / BLOCK`` programs per role; a
+test that spins gets only the programs sure to be resident at once and plays the rest of its
+``N`` instances in more iterations of the kernel's loop (:func:`resident_instances`).
 Stress in the manner of GPUHarbor / MC Mutants comes from ``config.stress`` (see
 :mod:`litmus.run.stress`): seeded instance shuffling (seed ``config.seed + round``), strided
 heaps, and a memory-stress kernel launched on a second CUDA stream so it runs while the test
@@ -74,12 +76,15 @@ class LaunchSpec:
                 self.plan.inst_stride)
 
 
-def launch_spec(layout: Layout, n_instances: int, stride: int) -> LaunchSpec:
-    """Grid and strides for ``n_instances`` (a power of two) of ``layout`` (grid mode)."""
-    if n_instances % layout.block:
-        raise ValueError(f"{layout.test_id}: {n_instances} instances is not a multiple of BLOCK={layout.block}")
+def launch_spec(layout: Layout, n_instances: int, stride: int, per_iter: int | None = None) -> LaunchSpec:
+    """Grid and strides for ``n_instances`` (a power of two) of ``layout`` (grid mode), played
+    ``per_iter`` instances per iteration of the kernel's loop (default: all in one)."""
+    per_iter = per_iter or n_instances
+    if per_iter % layout.block or n_instances % per_iter:
+        raise ValueError(f"{layout.test_id}: {n_instances} instances in iterations of {per_iter} is not a "
+                         f"whole number of iterations of BLOCK={layout.block} lanes per program")
     entry = layout.kernel(None)
-    progs = n_instances // layout.block
+    progs = per_iter // layout.block
     return LaunchSpec(n_instances, layout.block, progs, entry.grid(progs), heap_plan(layout, n_instances, stride))
 
 
@@ -95,12 +100,14 @@ RESIDENT_PROGRAMS_PER_SM = 2
 
 
 def resident_instances(test: LitmusTest, sm_count: int, block: int, requested: int) -> int:
-    """Instances per round for ``test``: ``requested``, capped for tests that spin.
+    """Instances per iteration of the grid kernel's loop for ``test``: ``requested``, capped for
+    tests that spin.
 
     A vector spin waits for every lane's partner instance, which lives in other programs; if
     those programs are not resident yet the spin can only time out. So a spinning test runs
     at most ``RESIDENT_PROGRAMS_PER_SM * sm_count`` programs in all (a power of two per
-    role), and more rounds instead.
+    role), and more iterations inside the launch instead (the partners of one instance play
+    it in the same iteration, so a program waits only for programs that are resident too).
     """
     if not any(isinstance(i, Spin) for t in test.threads for i in t.instrs):
         return requested
@@ -155,6 +162,15 @@ class _Setup:
     out: Any
     fallbacks: tuple[str, ...]
     info: dict[str, Any] | None = None  # parallel launch: how the grid was sized
+    status_set: bool = False  # some status word of ``out`` is not zero (a spin timed out)
+
+    def clear_out(self) -> None:
+        """Make ``out`` ready for a round.  Every instance's register columns are stored by the
+        kernel in every round; only the status column is written when a spin times out, so
+        ``out`` is zeroed only after a round in which one did."""
+        if self.status_set:
+            self.out.zero_()
+            self.status_set = False
 
     @property
     def nbytes(self) -> int:
@@ -238,8 +254,9 @@ class CudaBackend:
         setup = self._prepare(test, config)
         spec = setup.spec
         init_strided(setup.layout, setup.heaps, spec.plan)
-        setup.out.zero_()
-        perms = round_permutations(setup.layout, spec.n_instances, config, round_index)
+        setup.clear_out()
+        # instances are shuffled within an iteration (its partners play an instance in the same one)
+        perms = round_permutations(setup.layout, spec.progs_per_role * spec.block, config, round_index)
         header = control_header(config.stress, round_seed(config, round_index), self.barrier_group, spec.grid[0])
         stress = stress_launch(config.stress)
         phases, rows = self._launch(setup, perm_tensor(perms, self.device), header, stress,
@@ -248,6 +265,8 @@ class CudaBackend:
                      extra={**phases, "seed": round_seed(config, round_index),
                             "perms": perms, "fallbacks": list(setup.fallbacks),
                             "mem_stress": stress is not None, "launch": "grid",
+                            "programs": spec.grid[0],
+                            "iterations": spec.n_instances // (spec.progs_per_role * spec.block),
                             **({"parallel_fallback": starves} if starves else {}),
                             "barrier_group": header[harness.GROUP], "pre_stress": header[harness.PRE_ITERS]})
 
@@ -355,10 +374,11 @@ class CudaBackend:
         from litmus.run.buffers import make_out, pointer_table
 
         validate_stress(config.stress)
-        n = resident_instances(test, self.sm_count, self.block, instance_count(config.instances))
-        block = block_for(n, self.block)
+        n = instance_count(config.instances)
+        per_iter = resident_instances(test, self.sm_count, self.block, n)
+        block = block_for(per_iter, self.block)
         spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
-        key = (test, n, block, config.stress.stride, spin_bound, control_words(config.stress))
+        key = (test, n, per_iter, block, config.stress.stride, spin_bound, control_words(config.stress))
         if (kept := self._cached(key, test)) is not None:
             return kept
         options = self._options(block, spin_bound)
@@ -366,7 +386,7 @@ class CudaBackend:
         source = generate(test, options)
         module = load_kernel(source, interpret=False)
         layout = source.layout
-        spec = launch_spec(layout, n, config.stress.stride)
+        spec = launch_spec(layout, n, config.stress.stride, per_iter)
         heaps = [torch.zeros(spec.plan.words, dtype=torch.int32, device=self.device) for _ in range(layout.n_ranks)]
         control = torch.zeros(control_words(config.stress), dtype=torch.int32, device=self.device)
         return self._keep(_Setup(key, test, layout, getattr(module, layout.kernel(None).name), spec, heaps, control,
@@ -414,7 +434,9 @@ class CudaBackend:
 
     def _count(self, setup: _Setup) -> list[Row]:
         plan = setup.spec.plan
-        return self._counter.count(setup.out, setup.heaps, setup.layout, (plan.loc_stride, plan.inst_stride))
+        rows = self._counter.count(setup.out, setup.heaps, setup.layout, (plan.loc_stride, plan.inst_stride))
+        setup.status_set = any(late for _, late, _ in rows)
+        return rows
 
     # ------------------------------------------------------------------ parallel launch
 
@@ -429,7 +451,7 @@ class CudaBackend:
         spec = setup.spec
         seed = round_seed(config, round_index)
         init_strided(setup.layout, setup.heaps, spec.plan)
-        setup.out.zero_()
+        setup.clear_out()
         perms = parallel_permutations(setup.layout, spec.progs_per_role, spec.block,
                                       seed if config.stress.shuffle else None)
         header = control_header(config.stress, seed, 0, spec.progs_per_role)

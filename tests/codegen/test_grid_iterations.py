@@ -1,0 +1,101 @@
+"""Grid mode's loop over iterations: a launch of ``P`` programs per role plays ``n_instances``
+instances, ``P * BLOCK`` per iteration, every role of an instance in the same iteration.
+
+The kernels run under TRITON_INTERPRET=1 in a subprocess (grid_runner.py), where programs run one
+after another (program ``role * P + b``); each instance's outcome is then fixed by the program
+that plays each of its roles, which :func:`litmus.run.buffers.grid_instance` (the Python mirror
+of the kernel's map) gives, and :func:`parallel_cases.simulate` predicts it exactly.  So these
+tests fail if the kernel's map, the mirror or the coverage is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from litmus.codegen import CodegenOptions, generate
+from litmus.run.buffers import grid_instance
+from tests.codegen.parallel_cases import ROOT, load_case_test, simulate, with_coverage
+
+CASES: list[dict] = [
+    {"name": f"{tid}-P{p}-I{it}", "id": tid, "programs": p, "block": 4, "iterations": it, "seed": 5 + p + it}
+    for tid in ("MP[relaxed-xcta-sys]", "IRIW[relaxed-sys]", "MP-block[bar-release-sys]",
+                "MP-iris-reset[relacq-sys]")
+    for p, it in ((1, 3), (2, 4))
+]
+
+
+@pytest.fixture(scope="module")
+def results(litmus_cache) -> dict:
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=path)
+    proc = subprocess.run([sys.executable, "-m", "tests.codegen.grid_runner", json.dumps(CASES)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _layout(case: dict):
+    return generate(with_coverage(load_case_test(case["id"])),
+                    CodegenOptions(backend="interpreter", mode="grid", block=case["block"])).layout
+
+
+def _placement(case: dict, perms: list) -> list[dict[str, tuple[int, int]]]:
+    """For every instance, ``(program, iteration)`` per thread, from the mirror."""
+    layout = _layout(case)
+    p, block, iters = case["programs"], case["block"], case["iterations"]
+    where: list[dict[str, tuple[int, int]]] = [{} for _ in range(p * block * iters)]
+    for role, names in enumerate(layout.kernel(None).roles):
+        row = tuple(perms[layout.threads.index(names[0])])
+        for b in range(p):
+            for lane in range(block):
+                for it in range(iters):
+                    x = grid_instance(row, b, lane, it, p * block, block)
+                    for name in names:
+                        assert name not in where[x], f"{case['name']}: {name} plays instance {x} twice"
+                        where[x][name] = (role * p + b, it)
+    return where
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_every_thread_plays_every_instance_exactly_once(results: dict, case: dict) -> None:
+    covs = {k: v for k, v in results[case["name"]]["locs"].items() if k.startswith("cov_")}
+    n = case["programs"] * case["block"] * case["iterations"]
+    assert covs and all(v == [1] * n for v in covs.values()), covs
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_partners_play_an_instance_in_the_same_iteration(results: dict, case: dict) -> None:
+    for x, where in enumerate(_placement(case, results[case["name"]]["perms"])):
+        assert len({it for _, it in where.values()}) == 1, (case["name"], x, where)
+        assert {it for _, it in where.values()} == {x // (case["programs"] * case["block"])}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_every_instance_matches_the_mirror(results: dict, case: dict) -> None:
+    got = results[case["name"]]
+    test = with_coverage(load_case_test(case["id"]))
+    layout = _layout(case)
+    order = [tuple(op) for op in got["order"]]
+    for x, where in enumerate(_placement(case, got["perms"])):
+        regs, mem, timeouts = simulate(test, order, {t: prog for t, (prog, _) in where.items()})
+        row = got["out"][x]
+        for col, key in enumerate(layout.out_columns[:-1]):
+            thread, reg = key.split(":", 1)
+            assert row[col] == regs[thread].get(reg, 0), (case["name"], x, key, where)
+        for loc, values in got["locs"].items():
+            assert values[x] == mem[loc], (case["name"], x, loc, where)
+        bits = sum(1 << s.bit for s in layout.spins if (s.thread, s.index) in timeouts)
+        assert row[layout.status_column] == bits, (case["name"], x, where)
+
+
+def test_the_mirror_is_a_bijection_per_iteration() -> None:
+    per_iter, block = 3 * 8, 8
+    for row in ((1, 0), (5, 7), (23, 1)):
+        for it in range(3):
+            got = sorted(grid_instance(row, b, j, it, per_iter, block) for b in range(3) for j in range(block))
+            assert got == list(range(it * per_iter, (it + 1) * per_iter))

@@ -170,6 +170,7 @@ def result_record(
         "instances": verdict.instances,
         "completed": verdict.completed,
         "target_count": verdict.target_count,
+        "hang_witnesses": verdict.hang_witnesses,
         "counts": verdict.counts,
         "rate": verdict.rate,
         "bound_95": verdict.bound_95,

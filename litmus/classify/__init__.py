@@ -20,8 +20,16 @@ Verdicts of a variant:
   instances (the rest timed out in a bounded spin).  Absence needs evidence; a sighting
   (``VIOLATION``, ``racy-witnessed``) does not, so those stand whatever the count.
 
-N counts only *completed* instances: an instance whose spin timed out has no final state, so it
-is no evidence about the target outcome.
+N counts only *completed* instances: an instance whose spin timed out has no final state for
+its registers, so it is no evidence of the target's *absence*.
+
+**Hang witnesses.** A timed-out instance still has final *memory*: it is read after the kernel
+ends, when every write has landed.  When the model says the variant may hang
+(``possible_hang``), its condition names memory only, and a timed-out instance's final memory
+satisfies the target and equals the memory of a target state the model allows, that instance
+witnesses the target (the lost signal of a flag-reset race is seen as the hang it causes).
+Such instances count in ``target_count`` and ``hang_witnesses``; they never make a
+``VIOLATION`` and never count as completed.
 """
 
 from __future__ import annotations
@@ -29,9 +37,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from litmus.condition import evaluate
+from litmus.condition import evaluate, terms
 from litmus.condition import in_target as condition_in_target
-from litmus.ir import LitmusTest
+from litmus.ir import Const, LitmusTest, LocRef
 
 LABELS = ("sc", "weak", "forbidden", "timeout")
 VERDICTS = ("VIOLATION", "racy-witnessed", "racy-unseen", "correct", "inconclusive")
@@ -74,10 +82,11 @@ class Verdict:
     target_count: int
     counts: dict[str, int]
     bins: tuple[Bin, ...]
-    rate: float  # target_count / completed
+    rate: float  # target_count / (completed + hang_witnesses)
     bound_95: float | None  # 3/completed when the target outcome was never seen
     seconds_to_first: float | None = None
     notes: tuple[str, ...] = field(default=())
+    hang_witnesses: int = 0  # timed-out instances whose final memory shows the target (module doc)
 
     @property
     def completed(self) -> int:
@@ -112,6 +121,24 @@ def label(
     return "sc" if frozen in sc_allowed else "weak"
 
 
+def hang_target_memories(test: LitmusTest, ptx_result: object) -> set[tuple[tuple[str, int], ...]]:
+    """The final memories (``(location, value)`` pairs) a timed-out instance of ``test`` may show
+    to witness its target: those of the allowed target states, when the model says ``test``
+    may hang and its condition names only memory; otherwise none (see the module doc)."""
+    if not getattr(ptx_result, "possible_hang", False) or not getattr(ptx_result, "target_reachable", False):
+        return set()
+    named = [t for t in terms(test.condition.prop) if not isinstance(t, Const)]
+    if not named or not all(isinstance(t, LocRef) for t in named):
+        return set()
+    return {_memory(dict(state)) for state in ptx_result.allowed_states  # type: ignore[attr-defined]
+            if in_target(test, dict(state))}
+
+
+def _memory(state: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    """The location entries of a final state (keys without a thread: ``x``, not ``P0:r0``)."""
+    return tuple(sorted((k, int(v)) for k, v in state.items() if ":" not in k))
+
+
 def enough_evidence(instances: int, completed: int) -> bool:
     """Whether ``completed`` of ``instances`` instances can back a verdict of absence
     (``correct``, ``racy-unseen``): at least :data:`MIN_COMPLETED`, and at least
@@ -137,15 +164,20 @@ def classify(
     bins: list[Bin] = []
     instances = 0
     target_count = 0
+    hang_witnesses = 0
+    hang_memories = hang_target_memories(test, ptx_result)
     for state, timed_out, count in histogram:
         if count <= 0:
             continue
         lab = label(test, state, timed_out, ptx_allowed, sc_allowed)
-        tgt = (not timed_out) and in_target(test, state)
+        hung = timed_out and _memory(state) in hang_memories
+        tgt = hung or ((not timed_out) and in_target(test, state))
         counts[lab] += count
         instances += count
         if tgt:
             target_count += count
+        if hung:
+            hang_witnesses += count
         bins.append(Bin(_freeze(state), count, lab, tgt))
     bins.sort(key=lambda b: (-b.count, b.state))
     if instances == 0:
@@ -172,6 +204,9 @@ def classify(
         verdict = "racy-unseen" if racy else "correct"
     if counts["timeout"]:
         notes.append(f"{counts['timeout']} instance(s) timed out in a bounded spin")
+    if hang_witnesses:
+        notes.append(f"{hang_witnesses:,} timed-out instance(s) ended with the target's final memory: the "
+                     "hang the model allows, witnessed")
     return Verdict(
         verdict=verdict,
         observation=observation,
@@ -179,8 +214,9 @@ def classify(
         target_count=target_count,
         counts=counts,
         bins=tuple(bins),
-        rate=(target_count / completed) if completed else 0.0,
+        rate=(target_count / (completed + hang_witnesses)) if completed + hang_witnesses else 0.0,
         bound_95=rule_of_three(completed) if target_count == 0 else None,
         seconds_to_first=seconds_to_first,
         notes=tuple(notes),
+        hang_witnesses=hang_witnesses,
     )

@@ -133,3 +133,58 @@ def test_inconclusive_exactly_when_absence_lacks_evidence(done: int, timeouts: i
     assert (v.verdict == "inconclusive") == (not enough)
     if enough:
         assert v.verdict == ("racy-unseen" if racy else "correct") and v.bound_95 == 3 / done
+
+
+# A lost-signal race (PyTorch #196546): the zeroing store may land after the peer's signal,
+# and then the wait for the signal hangs.  Target: pad == 0.
+RESET = LitmusTest(
+    name="RESET",
+    variant="t",
+    locations=(Location("pad", 7),),
+    threads=(
+        Thread("P0", 0, 0, (Store("pad", Const(0)), Load("r0", "pad"))),
+        Thread("P1", 1, 0, (Store("pad", Const(1)),)),
+    ),
+    condition=Condition("exists", parse_prop("pad == 0")),
+    expect=Expectation("allowed", "the zeroing may land last", may_hang=True),
+)
+RESET_ALLOWED = {(("P0:r0", 1), ("pad", 0)), (("P0:r0", 1), ("pad", 1))}
+
+
+def reset_model(hang: bool = True, states: set = RESET_ALLOWED) -> SimpleNamespace:
+    return SimpleNamespace(allowed_states=tuple(states), target_reachable=True, possible_hang=hang)
+
+
+def reset_hist(lost: int) -> list:
+    return [({"P0:r0": 1, "pad": 1}, False, 900), ({"P0:r0": 0, "pad": 0}, True, lost),
+            ({"P0:r0": 0, "pad": 1}, True, 5)]
+
+
+def test_a_hang_with_the_targets_final_memory_witnesses_it() -> None:
+    v = classify(RESET, reset_hist(20), reset_model(), reset_model(hang=False))
+    assert v.verdict == "racy-witnessed" and v.hang_witnesses == 20 and v.target_count == 20
+    assert v.completed == 900 and v.counts["timeout"] == 25  # still timed out, never completed
+    assert v.rate == 20 / 920 and v.observation == "Sometimes"
+    assert any("the hang the model allows" in n for n in v.notes)
+    assert [b.target for b in v.bins] == [False, True, False]
+
+
+def test_a_hang_witnesses_nothing_unless_the_model_hangs_and_the_memory_matches() -> None:
+    for ptx in (reset_model(hang=False),  # the model says no execution hangs
+                reset_model(states={(("P0:r0", 1), ("pad", 1))})):  # no allowed state has pad 0
+        v = classify(RESET, reset_hist(20), ptx, reset_model(hang=False))
+        assert v.hang_witnesses == 0 and v.target_count == 0 and v.verdict == "racy-unseen"
+
+
+def test_a_condition_on_registers_is_never_witnessed_by_a_hang() -> None:
+    on_reg = replace(RESET, condition=Condition("exists", parse_prop("pad == 0 /\\ P0:r0 == 0")))
+    allowed = RESET_ALLOWED | {(("P0:r0", 0), ("pad", 0))}
+    v = classify(on_reg, reset_hist(20), reset_model(states=allowed), reset_model(hang=False))
+    assert v.hang_witnesses == 0 and v.verdict == "racy-unseen"  # a timed-out register is no value
+
+
+def test_a_forbidden_target_is_never_witnessed_by_a_hang() -> None:
+    fixed = replace(RESET, expect=Expectation("forbidden", "ordered", may_hang=True))
+    ptx = SimpleNamespace(allowed_states=((("P0:r0", 1), ("pad", 1)),), target_reachable=False, possible_hang=True)
+    v = classify(fixed, reset_hist(20), ptx, reset_model(hang=False))
+    assert v.verdict == "correct" and v.hang_witnesses == 0

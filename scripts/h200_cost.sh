@@ -9,7 +9,7 @@
 #           warps per CTA, fences run by 1 thread, by 8 (ngpus) and by all 128 (FENCE_BUDGET s,
 #           15, each)                                                                -> OUT/fence-<n>/
 #   ranks:  the ranks backend at world size 1 (one rank process, symm_mem heap): COST-signal
-#           xcta variants, 15 round trips per launch, host-timed (RANKS_BUDGET s, 30)   -> OUT/ranks/
+#           xcta variants, the loop kernel timed by %globaltimer (RANKS_BUDGET s, 30)    -> OUT/ranks/
 # Each step writes cost.json (the JSON report) and cost.md (a Markdown table per family); the log
 # is OUT/cost.log; the main step's short table (cheapest correct variant per family) is printed last.
 # Usage (repo root, on the GPU machine): bash scripts/h200_cost.sh OUT
@@ -43,7 +43,7 @@ case "$what" in
   ranks)
     step "ranks: world size 1, COST-signal xcta variants"
     timeout $(( RANKS_BUDGET + 60 )) python3 benchmarks/bench_cost.py "$OUT/ranks" axes --backend ranks --world-size 1 \
-      --variant '*xcta' --round-trips 15 --repeat 5 --budget "$RANKS_BUDGET" >>"$LOG" 2>&1 \
+      --variant '*xcta' --round-trips 1000 --repeat 5 --budget "$RANKS_BUDGET" >>"$LOG" 2>&1 \
       || echo "ranks failed (see $LOG)" | tee -a "$LOG" ;;
   *) echo "unknown step $what (use main, fences, ranks)" | tee -a "$LOG" ;;
 esac

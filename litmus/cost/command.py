@@ -35,7 +35,7 @@ def run_cost(args: tuple[str, ...], variant: str | None, backend: str, params: A
     skipped for time."""
     import time
 
-    from litmus.cost.measure import measure_backend, measure_cuda
+    from litmus.cost.measure import measure_backend, measure_cuda, measure_ranks
     from litmus.cost.ranking import Row, rank
     from litmus.cost.shape import signalling
     from litmus.cost.verdicts import hardware_verdicts, model_verdict
@@ -74,7 +74,12 @@ def run_cost(args: tuple[str, ...], variant: str | None, backend: str, params: A
                     continue
                 try:
                     sig = signalling(test)
-                    m = measure_cuda(sig, params) if runner is None else measure_backend(sig, runner, params)
+                    if runner is None:
+                        m = measure_cuda(sig, params)
+                    elif backend == "ranks":
+                        m = measure_ranks(sig, runner, params)
+                    else:
+                        m = measure_backend(sig, runner, params)
                     rows.append((test.name, Row(test.id, test.variant, mv, m, hardware.get(test.id))))
                 except LitmusError as e:
                     reason = str(e).split(": litmus cost cannot time it: ")[-1]
@@ -120,27 +125,28 @@ class _progress:
 @click.argument("patterns", nargs=-1)
 @click.option("--variant", "-v", default=None, help="Only variants whose name matches (as litmus run --variant).")
 @click.option("--backend", type=click.Choice(list(BACKENDS)), default="cuda", show_default=True,
-              help="cuda: two CTAs of one GPU, GPU timer; ranks: one process per GPU (--world-size); "
+              help="cuda: two CTAs of one GPU, GPU timer; ranks: one process per GPU (--world-size), each "
+                   "launching its parties' programs on symmetric memory, GPU timer; "
                    "cpu: the Triton interpreter (checks the harness, times nothing real).")
 @click.option("--round-trips", "-n", default=1000, show_default=True, type=click.IntRange(2, 2048),
-              help="Round trips per launch (cuda: up to 2048; cpu/ranks: capped by the 31 spins one launch holds).")
+              help="Round trips per launch (cuda/ranks: up to 2048; cpu: capped by the 31 spins one launch holds).")
 @click.option("--repeat", "-k", default=5, show_default=True, type=click.IntRange(1),
               help="Launches per run; every variant gets two runs that must agree within 5 % at p50.")
 @click.option("--warmup", default=2, show_default=True, type=click.IntRange(0), help="Launches discarded first.")
 @click.option("--load-pairs", default=32, show_default=True, type=click.IntRange(1),
-              help="cuda: programs per party for signals per second under load.")
+              help="cuda/ranks: programs per party for signals per second under load.")
 @click.option("--load-block", default=32, show_default=True, type=click.IntRange(1),
-              help="cuda: independent lanes (instances) per program under load; a power of two.")
+              help="cuda/ranks: independent lanes (instances) per program under load; a power of two.")
 @click.option("--spin-bound", default=1_000_000, show_default=True, type=click.IntRange(1),
               help="Reads before a spin gives up (a timed-out round trip is counted, not timed).")
 @click.option("--world-size", default=None, type=click.IntRange(1),
               help="ranks: processes (GPUs); 1 puts every party on rank 0 in CTAs of their own.")
 @click.option("--instances", default=1, show_default=True, type=click.IntRange(1),
-              help="cpu/ranks: independent instances per launch (load).")
+              help="cpu: independent instances per launch (load).")
 @click.option("--warps", default=1, show_default=True, type=click.IntRange(1, 32),
-              help="cuda: warps per CTA (32 threads each).")
+              help="cuda/ranks: warps per CTA (32 threads each).")
 @click.option("--fence-threads", default=None, type=click.IntRange(1),
-              help="cuda: only threads %tid.x < N of each CTA execute the variant's fences (1: one thread, "
+              help="cuda/ranks on GPUs: only threads %tid.x < N of each CTA execute the variant's fences (1: one thread, "
                    "ngpus: vLLM's lanes); default every thread.")
 @click.option("--results", default=None, metavar="FILE.jsonl",
               help="A `litmus run` results file: adds each variant's hardware verdict.")
@@ -168,6 +174,7 @@ def cost_command(patterns: tuple[str, ...], variant: str | None, backend: str, r
       litmus cost MP-iris --results out/h200.jsonl --json > cost.json
       litmus cost COST-signal --variant fence-relaxed-sys-xcta --warps 4 --fence-threads 1
       litmus cost COST-signal --backend ranks --world-size 2
+      litmus cost COST-signal --variant relacq-sys-xgpu --backend ranks --world-size 2  (CPU: gloo + interpreter)
       litmus cost COST-signal --variant relacq-sys-xcta --backend cpu -n 8 -k 2
     """
     from litmus.cost.measure import CostParams

@@ -9,7 +9,7 @@ from types import ModuleType
 from litmus.codegen.loader import cache_root, load_module
 from litmus.cost.kernel import KERNEL, CostKernel
 
-SIGNATURE = {"heap": "*i32", "times": "*i64", "status": "*i32", "trips": "*i32", "n_trips": "i32",
+SIGNATURE = {"heap_ptr": "*i64", "roles": "*i32", "times": "*i64", "status": "*i32", "trips": "*i32", "n_trips": "i32",
              "progs": "i32", "BLOCK": "constexpr", "TRIPS": "constexpr"}
 
 

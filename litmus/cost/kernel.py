@@ -1,6 +1,6 @@
 """The ``cuda`` cost kernel: a variant's signalling in a loop of round trips, timed by the GPU.
 
-One launch runs ``n_trips`` round trips. Programs ``[k*P, (k+1)*P)`` play party ``k`` (for a
+One launch runs ``n_trips`` round trips. Programs ``[j*P, (j+1)*P)`` play party ``roles[j]`` (for a
 ``message`` shape party 0 signals ``ping`` and waits for ``pong``, party 1 waits for ``ping``
 and signals ``pong``; for a ``barrier`` shape each party runs its own signalling ops), each
 program's ``BLOCK`` lanes are independent instances with their own flags. The ops of one
@@ -11,7 +11,9 @@ flag write writes ``seq`` and a spin waits for ``seq`` (a barrier's spin for ``>
 peer one round ahead never strands it), as vLLM's and XLA's counters do. Each program stores
 the GPU global timer (``%globaltimer``, ns) before its first trip and after each trip (kept in
 registers until the loop ends, so no timestamp store sits before the next trip's release), and
-the spin-timeout status of its last trip.
+the spin-timeout status of its last trip, in row ``party * P + pair`` of each output (so the
+ranks of a ``ranks`` launch, each running its own parties, fill disjoint rows).  The flags live
+in the int32 heap whose address is ``heap_ptr[0]`` (a peer's symmetric-memory buffer on ranks).
 
 ``loopback=True`` plays every party in one program, one after another (all signals of a round,
 then all waits), for the Triton interpreter, where the programs of one launch run one after
@@ -178,7 +180,7 @@ def _loop(emitter: Emitter, parts: list[tuple[ThreadContext, tuple[Instr, ...]]]
           ctxs: list[ThreadContext]) -> list[str]:
     """The timed loop: per trip, each part's ops; then the timestamp and the status."""
     status = " | ".join(c.status for c in ctxs)
-    lines = ["t_base = times + pid * (n_trips + 1)",
+    lines = ["t_base = times + gpid * (n_trips + 1)",
              "tl.store(t_base, _now(0))",
              "slots = tl.arange(0, TRIPS)",
              "stamps = tl.zeros([TRIPS], dtype=tl.int64)  # kept in registers: no store between trips",
@@ -193,8 +195,8 @@ def _loop(emitter: Emitter, parts: list[tuple[ThreadContext, tuple[Instr, ...]]]
               "    stamps = tl.where(slots == k, _now(k + 1), stamps)",
               "    k += 1",
               "tl.store(t_base + 1 + slots, stamps, mask=slots < n_trips)",
-              "tl.store(status + pid, bad)",
-              "tl.store(trips + pid, k - (bad != 0).to(tl.int32))  # trips completed"]
+              "tl.store(status + gpid, bad)",
+              "tl.store(trips + gpid, k - (bad != 0).to(tl.int32))  # trips completed"]
     return lines
 
 
@@ -250,10 +252,13 @@ def _module(sig: Signalling, body: list[str], timer: str, fallbacks: list[str]) 
              "import triton", "import triton.language as tl", *head, "",
              "@triton.jit", "def _any(a, b):", "    return a | b", "", "", *now, "", "",
              "@triton.jit",
-             f"def {KERNEL}(heap, times, status, trips, n_trips, progs, BLOCK: tl.constexpr, TRIPS: tl.constexpr):",
+             f"def {KERNEL}(heap_ptr, roles, times, status, trips, n_trips, progs, BLOCK: tl.constexpr, "
+             "TRIPS: tl.constexpr):",
              "    pid = tl.program_id(0)",
-             "    role = pid // progs",
+             "    role = tl.load(roles + pid // progs)  # the party this program plays",
              "    pair = pid % progs",
+             "    gpid = role * progs + pair  # its row in times, status and trips",
+             "    heap = tl.load(heap_ptr).to(tl.pointer_type(tl.int32))",
              "    lane = tl.arange(0, BLOCK)",
              "    zero = lane * 0",
              "    n_inst = progs * BLOCK",

@@ -36,23 +36,116 @@ def launch_loop(module: Any, ck: CostKernel, n_trips: int, pairs: int = 1, block
     """Run ``n_trips`` round trips on ``pairs`` programs per party with ``block`` lanes each."""
     import torch
 
-    n_inst = pairs * block
-    progs = ck.parties * pairs
-    heap = torch.zeros(ck.slots * n_inst, dtype=torch.int32, device=device)
-    times = torch.zeros((progs, n_trips + 1), dtype=torch.int64, device=device)
-    status = torch.zeros(progs, dtype=torch.int32, device=device)
-    trips = torch.zeros(progs, dtype=torch.int32, device=device)
-    kernel = getattr(module, KERNEL)
+    heap = torch.zeros(ck.slots * pairs * block, dtype=torch.int32, device=device)
+    out = LoopBuffers.make(ck, n_trips, pairs, device)
+    parties = list(range(ck.parties))
     event_ms = None
     if device.startswith("cuda"):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
-        kernel[(progs,)](heap, times, status, trips, n_trips, pairs, BLOCK=block, TRIPS=trips_slots(n_trips),
-                         num_warps=num_warps)
+        launch_parties(module, heap.data_ptr(), parties, out, n_trips, pairs, block, num_warps, device)
         end.record()
         torch.cuda.synchronize()
         event_ms = float(start.elapsed_time(end))
     else:
-        kernel[(progs,)](heap, times, status, trips, n_trips, pairs, BLOCK=block, TRIPS=trips_slots(n_trips))
-    return LoopRun(times.cpu().tolist(), trips.cpu().tolist(), status.cpu().tolist(), event_ms, ck.parties,
-                   pairs, block, heap.cpu().tolist())
+        launch_parties(module, heap.data_ptr(), parties, out, n_trips, pairs, block, num_warps, device)
+    return out.run(ck, event_ms, pairs, block, heap.cpu().tolist())
+
+
+@dataclass
+class LoopBuffers:
+    """The outputs of a launch of the loop kernel: one row per program of every party."""
+
+    times: Any
+    status: Any
+    trips: Any
+
+    @staticmethod
+    def make(ck: CostKernel, n_trips: int, pairs: int, device: Any) -> "LoopBuffers":
+        """Zeroed outputs for ``ck.parties * pairs`` programs."""
+        import torch
+
+        progs = ck.parties * pairs
+        return LoopBuffers(torch.zeros((progs, n_trips + 1), dtype=torch.int64, device=device),
+                           torch.zeros(progs, dtype=torch.int32, device=device),
+                           torch.zeros(progs, dtype=torch.int32, device=device))
+
+    def run(self, ck: CostKernel, event_ms: float | None, pairs: int, block: int, heap: list[int]) -> LoopRun:
+        """The :class:`LoopRun` these buffers hold."""
+        return LoopRun(self.times.cpu().tolist(), self.trips.cpu().tolist(), self.status.cpu().tolist(), event_ms,
+                       ck.parties, pairs, block, heap)
+
+
+def launch_parties(module: Any, heap_address: int, parties: list[int], out: LoopBuffers, n_trips: int, pairs: int,
+                   block: int, num_warps: int, device: Any) -> None:
+    """Launch the programs of ``parties`` (``pairs`` each) on the heap at ``heap_address``; their
+    rows of ``out`` are filled, the others' are left as they are."""
+    import torch
+
+    if not parties:
+        return
+    table = torch.tensor([heap_address], dtype=torch.int64, device=device)
+    roles = torch.tensor(parties, dtype=torch.int32, device=device)
+    kernel = getattr(module, KERNEL)
+    extra = {"num_warps": num_warps} if str(device).startswith("cuda") else {}
+    kernel[(len(parties) * pairs,)](table, roles, out.times, out.status, out.trips, n_trips, pairs, BLOCK=block,
+                                    TRIPS=trips_slots(n_trips), **extra)
+
+
+@dataclass(frozen=True)
+class RanksLoopLaunch:
+    """One launch of the loop kernel ``kernel`` through the ``ranks`` backend (a task of its
+    ``run_task`` hook): party ``k`` is played by world rank ``party_ranks[k]``; the flags live in
+    world rank 0's heap (symmetric memory on GPUs, shared memory on the CPU)."""
+
+    kernel: CostKernel  # not looped back
+    party_ranks: tuple[int, ...]
+    n_trips: int
+    pairs: int
+    block: int
+    num_warps: int = 1
+
+    def run(self, ctx: Any) -> LoopRun | None:
+        """On every rank (collective): zero the flags, launch this rank's parties, sum every rank's
+        rows; world rank 0 gets the :class:`LoopRun` (``event_ms``: the slowest rank's CUDA-event
+        time of its launch; None on the CPU)."""
+        import torch
+        import torch.distributed as dist
+
+        from litmus.cost.compile import load_cost_kernel
+
+        ck = self.kernel
+        key = ("cost-loop", ck.text)
+        if key not in ctx.cache:
+            ctx.cache[key] = load_cost_kernel(ck, interpret=ctx.device_kind == "cpu")
+        module = ctx.cache[key]
+        words = ck.slots * self.pairs * self.block
+        ctx.heaps.ensure(words)  # collective when it grows
+        if ctx.rank == 0:
+            ctx.heaps.local[:words].zero_()
+        out = LoopBuffers.make(ck, self.n_trips, self.pairs, ctx.device)
+        mine = [k for k, r in enumerate(self.party_ranks) if r == ctx.rank]
+        gpu = ctx.device_kind == "cuda"
+        if gpu:
+            torch.cuda.synchronize(ctx.device)
+        dist.barrier(group=ctx.group)  # the flags are zero before any rank launches
+        elapsed = torch.zeros(1, dtype=torch.float64, device=ctx.device)
+        args = (module, ctx.heaps.addresses()[0], mine, out, self.n_trips, self.pairs, self.block, self.num_warps,
+                ctx.device)
+        if gpu:
+            begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            begin.record()
+            launch_parties(*args)
+            end.record()
+            torch.cuda.synchronize(ctx.device)
+            elapsed += begin.elapsed_time(end)
+        else:
+            launch_parties(*args)
+        for t in (out.times, out.status, out.trips):  # each rank filled only its parties' rows
+            dist.all_reduce(t, group=ctx.group)
+        dist.all_reduce(elapsed, op=dist.ReduceOp.MAX, group=ctx.group)
+        heap = ctx.heaps.local[:words].cpu().tolist() if ctx.rank == 0 else []
+        dist.barrier(group=ctx.group)  # nobody zeroes the flags before rank 0 read them
+        if ctx.rank != 0:
+            return None
+        return out.run(ck, float(elapsed.item()) if gpu else None, self.pairs, self.block, heap)

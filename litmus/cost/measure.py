@@ -5,10 +5,13 @@
   are discarded and the first ``WARM_TRIPS`` trips of every launch too; a round trip's one-way
   latency is half of it (a barrier round is reported as it is). Under load: ``load_pairs``
   programs per party with ``load_block`` lanes each, timed by CUDA events.
-- ``cpu`` and ``ranks``: the unrolled litmus test of :mod:`litmus.cost.unrolled` through the
-  backend's own ``run_round`` (the cpu backend's one process per role, the ranks backend's one
-  process per rank). A launch is timed by the backend (``kernel_seconds``, host clock), so a
-  sample is the difference of a launch of ``n`` round trips and one of 1, over ``n - 1``.
+- ``ranks``: the same loop kernel, each rank process launching the programs of its parties on
+  flags in world rank 0's heap (symmetric memory on GPUs), timed by the GPU the same way
+  (:class:`litmus.cost.launch.RanksLoopLaunch` through ``RanksBackend.run_task``); under load the slowest rank's CUDA events.
+- ``cpu``: the unrolled litmus test of :mod:`litmus.cost.unrolled` through the backend's own
+  ``run_round`` (one process per role). A launch is timed by the backend (``kernel_seconds``,
+  host clock), so a sample is the difference of a launch of ``n`` round trips and one of 1,
+  over ``n - 1``.
 
 Every measurement runs twice (run A, run B) and says whether their p50s agree within 5 %.
 """
@@ -107,9 +110,7 @@ def measure_cuda(sig: Signalling, params: CostParams, tick: Callable[[], None] |
     from litmus.cost.kernel import cost_kernel
     from litmus.cost.launch import launch_loop
 
-    if params.round_trips <= WARM_TRIPS:
-        raise LitmusError(f"--round-trips {params.round_trips}: use more than {WARM_TRIPS} (the first "
-                          f"{WARM_TRIPS} of each launch are warm-up)")
+    _check_trips(params)
     if interpreter:
         ck = cost_kernel(sig, backend="interpreter", spin_bound=params.spin_bound, loopback=True)
     else:
@@ -117,13 +118,72 @@ def measure_cuda(sig: Signalling, params: CostParams, tick: Callable[[], None] |
                          fence_threads=params.fence_threads)
     module = load_cost_kernel(ck, interpret=interpreter)
     warps, device = params.warps, "cpu" if interpreter else "cuda"
+
+    def launch(pairs: int, block: int) -> Any:
+        return launch_loop(module, ck, params.round_trips, pairs, block, num_warps=warps, device=device)
+
+    fencing = "every thread" if params.fence_threads is None else f"threads %tid.x < {params.fence_threads}"
+    notes = [f"{len(sig.parties)} CTAs of one GPU play the parties (ranks as CTAs), {32 * warps} threads each; "
+             f"fences run by {fencing}"]
+    if interpreter:
+        notes = ["Triton interpreter, every party in one program (loopback): samples are trips, not time"]
+    return _measure_loop(sig, params, ck, launch, "interpreter" if interpreter else "cuda",
+                         "one program (loopback)" if interpreter else "one GPU, one CTA per party", notes, tick)
+
+
+def measure_ranks(sig: Signalling, backend: Any, params: CostParams,
+                  tick: Callable[[], None] | None = None) -> Measurement:
+    """Time ``sig`` with the loop kernel through the ``ranks`` backend: each rank process launches
+    the programs of its parties (:func:`litmus.cost.unrolled.places`) on the flags in world rank
+    0's heap (symmetric memory on GPUs), timed by the GPU as on ``cuda``."""
+    from litmus.codegen.options import detect_features
+    from litmus.cost.kernel import cost_kernel
+    from litmus.cost.launch import RanksLoopLaunch
+    from litmus.cost.unrolled import places
+
+    _check_trips(params)
+    gpu = backend.kind == "cuda"
+    world = int(backend.world_size)
+    at = places(sig, world)
+    if gpu:
+        ck = cost_kernel(sig, backend="cuda", features=detect_features(), spin_bound=params.spin_bound,
+                         fence_threads=params.fence_threads)
+    else:
+        ck = cost_kernel(sig, backend="interpreter", spin_bound=min(params.spin_bound, INTERPRETER_SPIN_BOUND))
+    party_ranks = tuple(r for r, _ in at)
+
+    def launch(pairs: int, block: int) -> Any:
+        task = RanksLoopLaunch(ck, party_ranks, params.round_trips, pairs, block, params.warps)
+        return backend.run_task(task, f"{sig.test.id}: a cost loop launch of {params.round_trips} round trips")
+
+    where = ", ".join(f"P{k}@rank{r}" for k, (r, _) in enumerate(at))
+    notes = [f"ranks backend, world size {world}: each rank launches its parties' programs; the flags live in "
+             "world rank 0's heap" + (" (symmetric memory)" if gpu else " (shared memory)")]
+    hint = ""
+    if len(set(party_ranks)) == 1 and not gpu:
+        hint = ("; every party sits on rank 0 and the Triton interpreter runs the programs of one launch one "
+                "after another, so a spin between them cannot complete: on the CPU time a variant whose "
+                "parties are on different ranks (an -xgpu one) with --world-size 2")
+    return _measure_loop(sig, params, ck, launch, "ranks", where, notes, tick, hint)
+
+
+def _check_trips(params: CostParams) -> None:
+    if params.round_trips <= WARM_TRIPS:
+        raise LitmusError(f"--round-trips {params.round_trips}: use more than {WARM_TRIPS} (the first "
+                          f"{WARM_TRIPS} of each launch are warm-up)")
+
+
+def _measure_loop(sig: Signalling, params: CostParams, ck: Any, launch: Callable[[int, int], Any], backend: str,
+                  placement: str, notes: list[str], tick: Callable[[], None] | None, hint: str = "") -> Measurement:
+    """Warm-up, two runs of ``repeat`` launches of one pair each (``launch(pairs, block)`` gives a
+    ``LoopRun``), then the load shape: the measurement of one loop kernel."""
     for _ in range(params.warmup):
-        launch_loop(module, ck, params.round_trips, num_warps=warps, device=device)
+        launch(1, 1)
     runs, done, asked, timeouts, per_launch = [], 0, 0, 0, []
     for _ in range(2):
         samples: list[float] = []
         for _ in range(params.repeat):
-            run = launch_loop(module, ck, params.round_trips, num_warps=warps, device=device)
+            run = launch(1, 1)
             if run.event_ms is not None:
                 per_launch.append(run.event_ms * 1e6 / params.round_trips)
             samples += _halve(sig, run.round_trips_ns(WARM_TRIPS))
@@ -133,31 +193,25 @@ def measure_cuda(sig: Signalling, params: CostParams, tick: Callable[[], None] |
             if tick:
                 tick()
         if not samples:
-            raise LitmusError(f"{sig.test.id}: no round trip completed on the GPU (spins timed out after "
-                              f"{params.spin_bound} reads); the variant's flag never arrives here")
+            raise LitmusError(f"{sig.test.id}: no round trip completed on {backend} (spins timed out after "
+                              f"{params.spin_bound} reads); the variant's flag never arrives here{hint}")
         runs.append(summarize(samples))
     # The load shape has its own BLOCK, so its first launch compiles; the events around a launch
     # would count that compile (H200: 100x fewer signals/s for variants whose kernel was new).
-    launch_loop(module, ck, params.round_trips, params.load_pairs, params.load_block, num_warps=warps, device=device)
-    load = launch_loop(module, ck, params.round_trips, params.load_pairs, params.load_block, num_warps=warps,
-                       device=device)
+    launch(params.load_pairs, params.load_block)
+    load = launch(params.load_pairs, params.load_block)
     per_s = None
     stalled = sum(1 for s in load.status if s)
     if load.event_ms and not stalled:
         per_s = _signals_per_trip(sig) * min(load.trips) * params.load_pairs * params.load_block / (load.event_ms / 1e3)
-    fencing = "every thread" if params.fence_threads is None else f"threads %tid.x < {params.fence_threads}"
-    notes = [f"{len(sig.parties)} CTAs of one GPU play the parties (ranks as CTAs), {32 * warps} threads each; "
-             f"fences run by {fencing}"]
-    if interpreter:
-        notes = ["Triton interpreter, every party in one program (loopback): samples are trips, not time"]
+    notes = list(notes)
     if stalled:
         notes.append(f"under load ({params.load_pairs} pairs x {params.load_block} lanes) the spins of {stalled} of "
                      f"{len(load.status)} programs timed out: no signals/s figure")
     if ck.timer == "none":
         notes.append("no GPU timer: samples are trip numbers, not time")
-    return Measurement(sig.test.id, sig.test.name, sig.test.variant, "interpreter" if interpreter else "cuda",
-                       sig.shape, "one program (loopback)" if interpreter else "one GPU, one CTA per party", runs, agreement(runs[0], runs[1]), done, asked, timeouts,
-                       per_s, ck.timer, ck.fallbacks, notes,
+    return Measurement(sig.test.id, sig.test.name, sig.test.variant, backend, sig.shape, placement, runs,
+                       agreement(runs[0], runs[1]), done, asked, timeouts, per_s, ck.timer, ck.fallbacks, notes,
                        sorted(per_launch)[len(per_launch) // 2] if per_launch else None)
 
 

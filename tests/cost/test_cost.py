@@ -217,6 +217,30 @@ def test_command_json_on_the_cpu_backend(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "c.json").read_text())["families"] == rep["families"]
 
 
+def test_ranks_backend_runs_the_loop_kernel_one_party_per_rank(tmp_path: Path) -> None:
+    # gloo + the interpreter, one process per rank: each rank launches its own party's programs
+    # on the flags in rank 0's heap; the round trips pair up across the two processes
+    res = CliRunner().invoke(cost_command, ["COST-signal", "--variant", "relacq-sys-xgpu", "--backend", "ranks",
+                                            "--world-size", "2", "-n", "5", "-k", "2", "--warmup", "1",
+                                            "--load-pairs", "2", "--load-block", "4", "--json"])
+    assert res.exit_code == 0, res.output
+    (row,) = json.loads(res.output)["families"][0]["rows"]
+    cost = row["cost"]
+    assert cost["backend"] == "ranks" and cost["placement"] == "P0@rank0, P1@rank1"
+    assert cost["round_trips"] == cost["asked"] == 2 * 2 * 5 and cost["timeouts"] == 0
+    assert cost["timer"] == "none" and cost["runs"][0]["n"] == 2 * (5 - 2)  # warm trips left out
+    assert not any("timed out" in n for n in cost["notes"])  # the load launch completed too
+
+
+def test_ranks_backend_on_the_cpu_says_why_one_rank_cannot_ping_itself() -> None:
+    res = CliRunner().invoke(cost_command, ["COST-signal", "--variant", "relacq-sys-xcta", "--backend", "ranks",
+                                            "--world-size", "2", "-n", "3", "-k", "1", "--warmup", "0",
+                                            "--spin-bound", "50", "--json"])
+    assert res.exit_code == 0, res.output
+    (row,) = json.loads(res.output)["families"][0]["rows"]
+    assert row["cost"] is None and "-xgpu" in row["skipped"] and "interpreter" in row["skipped"]
+
+
 def test_command_bad_input_is_one_error_line() -> None:
     res = CliRunner().invoke(cost_command, ["no-such-pattern-xyz", "--backend", "cpu"])
     assert res.exit_code == 2 and "error:" in res.output and "Traceback" not in res.output

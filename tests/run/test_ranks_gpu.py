@@ -43,3 +43,23 @@ def test_mp_through_symmetric_memory(world: int, ids: list[str]) -> None:
     for pid in pids:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+@pytest.mark.parametrize("world", [1, 2])
+def test_cost_loop_kernel_through_symmetric_memory_is_gpu_timed(world: int) -> None:
+    from litmus.cost.measure import CostParams, measure_ranks
+    from litmus.cost.shape import signalling
+    from litmus.spec import load_tests
+
+    _need_gpus(world)
+    (test,) = load_tests(["COST-signal"], "relacq-sys-xgpu")
+    backend = RanksBackend(world_size=world, device="cuda", timeout_s=120.0)
+    try:
+        m = measure_ranks(signalling(test), backend, CostParams(round_trips=200, repeat=3, warmup=1, world_size=world))
+    finally:
+        backend.close()
+    assert m.backend == "ranks" and m.timer in ("globaltimer", "inline-asm")  # the GPU's clock, not the host's
+    assert m.round_trips == m.asked == 2 * 3 * 200 and m.timeouts == 0
+    assert 0 < m.p50 < 1e6  # ns: a one-way signal takes well under a millisecond
+    assert m.event_trip_ns is not None and m.signals_per_s is not None
+    assert m.placement == ("P0@rank0, P1@rank0" if world == 1 else "P0@rank0, P1@rank1")

@@ -30,7 +30,7 @@ from litmus.run.config import RunConfig
 from litmus.run.ranks.env import MULTICAST_OFF, TorchrunRank, child_environment, free_port, torchrun_rank
 from litmus.run.ranks.placement import Placement
 from litmus.run.ranks.pool import RankFailure, RankProcessPool
-from litmus.run.ranks.session import RoundCommand, SessionSpec
+from litmus.run.ranks.session import RoundCommand, SessionSpec, TaskCommand
 
 __all__ = ["RankFailure", "RanksBackend"]
 
@@ -191,6 +191,24 @@ class RanksBackend:
         assert reply is not None
         return Round(rows=reply.rows, instances=reply.instances, seconds=reply.seconds, extra=reply.extra)
 
+    def run_task(self, task: Any, what: str) -> Any:
+        """Run ``task.run(context)`` on every rank (:class:`TaskCommand`: how a later stage launches
+        kernels of its own on the heaps); world rank 0's reply.  ``what`` names it in errors."""
+        if self._failure is not None:
+            raise RankFailure(f"ranks backend: stopped after an earlier failure: {self._failure}")
+        cmd = TaskCommand(task, what)
+        try:
+            if self._launch is not None:
+                reply = self._torchrun_command(cmd, what)
+            else:
+                reply = self._ensure_pool().command(cmd, what)
+        except RankFailure as e:
+            self._failure = str(e).splitlines()[0]
+            self._pool = None
+            raise
+        assert reply is not None
+        return reply
+
     def close(self) -> None:
         """Stop every rank process (spawned) or release the followers (torchrun)."""
         if self._pool is not None:
@@ -277,19 +295,21 @@ class RanksBackend:
             dist.broadcast_object_list(box, src=0, group=session.control)
             if box[0] is None:
                 break
-            session.run_round(box[0])
+            session.run(box[0])
         self._session = None
         session.close()
         raise SystemExit(0)
 
     def _torchrun_round(self, cmd: RoundCommand) -> Any:
+        return self._torchrun_command(cmd, f"{cmd.test.id} round {cmd.round_index}")
+
+    def _torchrun_command(self, cmd: "RoundCommand | TaskCommand", what: str) -> Any:
         import torch.distributed as dist
 
         session = self._session
-        what = f"{cmd.test.id} round {cmd.round_index}"
         try:
             dist.broadcast_object_list([cmd], src=0, group=session.control)
-            return session.run_round(cmd)
+            return session.run(cmd)
         except Exception as e:  # noqa: BLE001 - a collective failed: some other rank is gone or stuck
             raise RankFailure(
                 f"ranks backend (torchrun): a collective failed on rank 0 while {what}: "

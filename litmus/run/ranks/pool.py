@@ -101,15 +101,20 @@ class RankProcessPool:
         what = f"{cmd.test.id} round {cmd.round_index}"
         if cmd.test.source_file:
             what += f" ({cmd.test.source_file})"
+        reply = self.command(cmd, what)
+        assert isinstance(reply, RoundReply)
+        return reply
+
+    def command(self, cmd: Any, what: str) -> Any:
+        """Send ``cmd`` (a round or cost command) to every rank; world rank 0's reply.  ``what``
+        names it in the error when a rank fails or is late."""
         for r, conn in enumerate(self.conns):
             try:
                 conn.send(cmd)
             except (BrokenPipeError, OSError):
                 pass  # a dead rank: its sentinel reports it below
         got = self._collect(set(range(len(self.conns))), self.timeout_s, what, "done")
-        reply = got.replies[0]
-        assert isinstance(reply, RoundReply)
-        return reply
+        return got.replies[0]
 
     def _collect(self, ranks: set[int], timeout_s: float, what: str, want: str) -> _Collect:
         state = _Collect(pending=set(ranks))

@@ -56,6 +56,31 @@ class RoundCommand:
     round_index: int
 
 
+@dataclass(frozen=True)
+class TaskCommand:
+    """Run ``task.run(context)`` on every rank (collective): a hook for later stages (``litmus
+    cost``) to launch kernels of their own on the session's heaps.  ``task`` is picklable and
+    has ``run(RankContext) -> Any``; world rank 0's return value is the reply."""
+
+    task: Any
+    what: str
+
+
+@dataclass
+class RankContext:
+    """What a :class:`TaskCommand` may use on one rank: the rank, world size, device and its kind,
+    the heaps (``heaps.local``, ``heaps.addresses()``, ``heaps.ensure``), the process group of
+    the data, and a dict kept for the session's lifetime (compiled kernels)."""
+
+    rank: int
+    world_size: int
+    device: Any
+    device_kind: str
+    heaps: Any
+    group: Any
+    cache: dict[Any, Any]
+
+
 @dataclass
 class RoundReply:
     """World rank 0's answer to a :class:`RoundCommand`."""
@@ -129,6 +154,7 @@ class RankSession:
         self.run_id = spec.run_id or self._shared_run_id()
         self.heaps: RankHeaps = self._make_heaps(spec.heap_words)
         self._kernels: dict[tuple[LitmusTest, CodegenOptions], tuple[Layout, Any]] = {}
+        self._task_cache: dict[Any, Any] = {}  # what TaskCommands keep between calls
 
     def _shared_run_id(self) -> str:
         import torch.distributed as dist
@@ -166,6 +192,12 @@ class RankSession:
             heap[: layout.heap_words(n)].zero_()
             return
         init_rank_heap(layout, heap, test_rank, n)
+
+    def run(self, cmd: "RoundCommand | TaskCommand", on_launched: Callable[[], None] | None = None) -> Any:
+        """Run ``cmd`` (collective): a round of a litmus test, or a task of a later stage."""
+        if isinstance(cmd, TaskCommand):
+            return self.run_task(cmd, on_launched)
+        return self.run_round(cmd, on_launched)
 
     def run_round(self, cmd: RoundCommand, on_launched: Callable[[], None] | None = None) -> RoundReply | None:
         """Collective: reset, barrier, launch this rank's kernel, gather to rank 0, histogram there."""
@@ -243,6 +275,15 @@ class RankSession:
             )
         dist.barrier(group=self.group)  # nobody resets its heap before rank 0 read the heaps
         return reply
+
+    def run_task(self, cmd: TaskCommand, on_launched: Callable[[], None] | None = None) -> Any:
+        """Run ``cmd.task`` on this rank (collective; see :class:`TaskCommand`)."""
+        ctx = RankContext(self.rank, self.spec.world_size, self.device, self.spec.device_kind, self.heaps,
+                          self.group, self._task_cache)
+        reply = cmd.task.run(ctx)
+        if on_launched is not None:
+            on_launched()
+        return reply if self.rank == 0 else None
 
     def close(self) -> None:
         """Free the heaps and leave the process group."""

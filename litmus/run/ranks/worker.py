@@ -1,7 +1,8 @@
 """Entry point of a spawned rank process: join the world, then serve round commands over a pipe.
 
 Messages to the parent are ``(kind, rank, payload)`` tuples: ``ready`` (payload: describe dict),
-``started`` (a round command arrived), ``launched`` (this rank's kernel finished), ``done`` (payload: RoundReply or None), ``error``
+``started`` (a round or task command arrived), ``launched`` (this rank's kernel finished), ``done``
+(payload: RoundReply, a task's reply or None), ``error``
 (payload: traceback text; the process exits right after), ``closed``.
 """
 
@@ -14,7 +15,7 @@ import traceback
 from multiprocessing.connection import Connection
 from typing import Mapping
 
-from litmus.run.ranks.session import RoundCommand, SessionSpec
+from litmus.run.ranks.session import RoundCommand, SessionSpec, TaskCommand
 
 CLOSE = "close"
 
@@ -51,10 +52,10 @@ def worker_main(spec: SessionSpec, conn: Connection, env: Mapping[str, str], par
             os._exit(2)  # the parent closed the pipe
         if msg == CLOSE:
             break
-        assert isinstance(msg, RoundCommand)
+        assert isinstance(msg, (RoundCommand, TaskCommand))
         try:
             conn.send(("started", rank, None))
-            reply = session.run_round(msg, on_launched=lambda: conn.send(("launched", rank, None)))
+            reply = session.run(msg, on_launched=lambda: conn.send(("launched", rank, None)))
             conn.send(("done", rank, reply))
         except BaseException:  # noqa: BLE001 - the world is broken after a failed collective
             try:

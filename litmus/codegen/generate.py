@@ -306,10 +306,17 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
         pi = layout.threads.index(role[0].name)
         pre += _mask_line(ctx, slot, "")
         if slot == 0:
-            pre.append(f"# thread {t.name}: in iteration it, instance i = it * per_iter + (j * k + c) % per_iter, "
-                       f"(k, c) = perm[{pi}]")
+            pre.append(f"# thread {t.name}: in iteration it, instance i = it * per_iter + (j * k + c * (it + 1)) "
+                       f"% per_iter, (k, c) = perm[{pi}]")
             pre += _instance_lines(p, pi)
-        body.append(f"i_{p} = x_{contexts[0][1].ident} + it * per_iter  # thread {t.name}")
+        if slot == 0:
+            # each iteration shifts the instances by c more, so a program meets other partners
+            body += [f"if c_{p} == 0:",
+                     f"    i_{p} = x_{p} + it * per_iter  # thread {t.name}",
+                     "else:",
+                     f"    i_{p} = (x_{p} + it * c_{p}) % per_iter + it * per_iter  # thread {t.name}"]
+        else:
+            body.append(f"i_{p} = i_{contexts[0][1].ident}  # thread {t.name}: its role's instances")
         body += _thread_setup(layout, t, ctx)
     if options.harness:
         pre += harness_lines(layout.n_ranks)

@@ -108,10 +108,11 @@ def perm_tensor(perms: Sequence[tuple[int, int]], device: object = "cpu") -> "to
 def grid_instance(row: tuple[int, int], block_index: int, lane: int, it: int, per_iter: int, block: int) -> int:
     """The instance lane ``lane`` of the ``block_index``-th program of a role plays in iteration
     ``it`` of a grid- or rank-mode kernel, for the role's ``perm`` row ``(k, c)`` and ``per_iter``
-    (``progs_per_role * BLOCK``) instances per iteration: ``it * per_iter + (j * k + c) % per_iter``
-    with ``j = block_index * block + lane``.  Mirrors the kernel's arithmetic exactly."""
+    (``progs_per_role * BLOCK``) instances per iteration:
+    ``it * per_iter + (j * k + c * (it + 1)) % per_iter`` with ``j = block_index * block + lane``
+    (each iteration shifts by ``c`` more, so partners change).  Mirrors the kernel exactly."""
     k, c = row
-    return it * per_iter + ((block_index * block + lane) * k + c) % per_iter
+    return it * per_iter + ((block_index * block + lane) * k + c * (it + 1)) % per_iter
 
 
 def make_out(layout: Layout, n_instances: int, device: object = "cpu") -> "torch.Tensor":

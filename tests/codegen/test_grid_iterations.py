@@ -93,6 +93,14 @@ def test_every_instance_matches_the_mirror(results: dict, case: dict) -> None:
         assert row[layout.status_column] == bits, (case["name"], x, where)
 
 
+def test_a_shuffled_role_meets_other_partners_each_iteration() -> None:
+    per_iter, block = 4 * 8, 8
+    fixed = [grid_instance((1, 0), 0, j, it, per_iter, block) % per_iter for it in range(3) for j in range(block)]
+    assert fixed == list(range(block)) * 3  # the unshuffled role plays the same offsets every time
+    moved = [[grid_instance((5, 3), 0, j, it, per_iter, block) % per_iter for j in range(block)] for it in range(3)]
+    assert moved[0] != moved[1] != moved[2]  # so its partners (role 0's lanes) change
+
+
 def test_the_mirror_is_a_bijection_per_iteration() -> None:
     per_iter, block = 3 * 8, 8
     for row in ((1, 0), (5, 7), (23, 1)):

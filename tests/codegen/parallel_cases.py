@@ -35,6 +35,31 @@ CASES: list[dict] = [
 SPIN_BOUND = 2
 
 
+def run_interpreted(module: str, cases: list[dict]) -> dict:
+    """Run runner ``module`` (``tests.codegen.<name>``) on ``cases`` under TRITON_INTERPRET=1 in a
+    subprocess; its JSON answer (the last line of its stdout)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    # keep the caller's PYTHONPATH (where carried packages such as pydantic may live)
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=path)
+    proc = subprocess.run([sys.executable, "-m", module, json.dumps(cases)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def case_layout(case: dict, mode: str):
+    """The layout of ``case``'s test (with coverage counters) in ``mode`` on the interpreter."""
+    from litmus.codegen import CodegenOptions, generate
+
+    return generate(with_coverage(load_case_test(case["id"])),
+                    CodegenOptions(backend="interpreter", mode=mode, block=case["block"])).layout
+
+
 def load_case_test(test_id: str) -> LitmusTest:
     """The catalog test ``test_id``."""
     from litmus.spec import find_pattern

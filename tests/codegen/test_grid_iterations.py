@@ -10,16 +10,10 @@ tests fail if the kernel's map, the mirror or the coverage is wrong.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 
-from litmus.codegen import CodegenOptions, generate
 from litmus.run.buffers import grid_instance
-from tests.codegen.parallel_cases import ROOT, load_case_test, simulate, with_coverage
+from tests.codegen.parallel_cases import case_layout, load_case_test, run_interpreted, simulate, with_coverage
 
 CASES: list[dict] = [
     {"name": f"{tid}-P{p}-I{it}", "id": tid, "programs": p, "block": 4, "iterations": it, "seed": 5 + p + it}
@@ -31,17 +25,11 @@ CASES: list[dict] = [
 
 @pytest.fixture(scope="module")
 def results(litmus_cache) -> dict:
-    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=path)
-    proc = subprocess.run([sys.executable, "-m", "tests.codegen.grid_runner", json.dumps(CASES)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return run_interpreted("tests.codegen.grid_runner", CASES)
 
 
 def _layout(case: dict):
-    return generate(with_coverage(load_case_test(case["id"])),
-                    CodegenOptions(backend="interpreter", mode="grid", block=case["block"])).layout
+    return case_layout(case, "grid")
 
 
 def _placement(case: dict, perms: list) -> list[dict[str, tuple[int, int]]]:

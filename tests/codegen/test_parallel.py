@@ -9,11 +9,6 @@ the mirror, the coverage or the phase order is wrong.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 
 from litmus.codegen import CodegenOptions, compile_variant, generate
@@ -21,23 +16,17 @@ from litmus.codegen import harness as h
 from litmus.ir import Spin
 from litmus.model import check
 from litmus.run.parallel import barrier_programs, instance_table, join_words, parallel_roles
-from tests.codegen.parallel_cases import CASES, ROOT, emitted_order, load_case_test, simulate, with_coverage
+from tests.codegen.parallel_cases import (CASES, case_layout, emitted_order, load_case_test, run_interpreted,
+                                          simulate, with_coverage)
 
 
 @pytest.fixture(scope="module")
 def results(litmus_cache) -> dict:
-    # keep the caller's PYTHONPATH (where carried packages such as pydantic may live)
-    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=path)
-    proc = subprocess.run([sys.executable, "-m", "tests.codegen.parallel_runner", json.dumps(CASES)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return run_interpreted("tests.codegen.parallel_runner", CASES)
 
 
 def _layout(case: dict):
-    return generate(with_coverage(load_case_test(case["id"])),
-                    CodegenOptions(backend="interpreter", mode="parallel", block=case["block"])).layout
+    return case_layout(case, "parallel")
 
 
 def _programs_per_instance(case: dict, perms: list) -> list[dict[str, int]]:

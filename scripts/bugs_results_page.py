@@ -39,6 +39,11 @@ def hardware_cell(rec: dict | None) -> str:
     if rec is None:
         return "not run"
     verdict = rec["verdict"]
+    hung = int(rec.get("hang_witnesses") or 0)
+    if hung:
+        seen = rec["target_count"] - hung
+        return (f"{verdict}: {hung:,} hangs with the target's memory, in {rec['instances']:,}"
+                + (f"; {seen:,} in {rec['completed']:,} completed" if seen else ""))
     if rec.get("target_count"):
         return f"{verdict}: {rec['target_count']:,} in {rec['completed']:,}"
     if rec.get("bound_95") is not None:
@@ -85,8 +90,10 @@ def main() -> int:
         "  outcomes seen in completed instances, or the 95 % bound 3/N when none was seen. Every rank",
         "  runs on one GPU, so a scope that is too narrow only across GPUs cannot show there; the",
         "  model column says `forbidden on one GPU` for those.",
-        "- **may hang**: whether the model lets a spin of the variant wait forever. An `inconclusive`",
-        "  H200 verdict (most instances' bounded spins timed out) is then the bug itself: a hang.",
+        "- **may hang**: whether the model lets a spin of the variant wait forever. A timed-out",
+        "  instance whose final memory shows the target (the signal erased) witnesses the bug as the",
+        "  hang it causes (`hangs with the target's memory`; docs/detection.md). An `inconclusive`",
+        "  verdict means most instances' bounded spins timed out without showing it.",
         "",
         f"Sources: run {', '.join(f'`{p.name}`' for p in args.run)}; audit {', '.join(f'`{p.name}`' for p in args.audit)}.",
         "",

@@ -127,7 +127,11 @@ def cost_kernel(sig: Signalling, backend: str = "cuda", features: Features | Non
     if fence_threads is not None and (backend != "cuda" or fence_threads < 1):
         raise LitmusError(f"--fence-threads {fence_threads}: a positive thread count, on the cuda backend only "
                           "(the interpreter has no threads to pick)")
-    feats = features or Features(atomic_load=True, atomic_store=True, inline_asm=backend == "cuda")
+    if features is None:
+        from litmus.codegen.options import detect_features
+
+        features = detect_features()  # the installed triton's (tl.atomic_load/store are new in 3.9)
+    feats = features
     if backend != "cuda":
         feats = replace(feats, inline_asm=False)
     rounds = [(_strip_regs(_counted(sig, a)), _strip_regs(_counted(sig, b))) for a, b in _rounds(sig)]

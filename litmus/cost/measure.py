@@ -7,7 +7,8 @@
   programs per party with ``load_block`` lanes each, timed by CUDA events.
 - ``ranks``: the same loop kernel, each rank process launching the programs of its parties on
   flags in world rank 0's heap (symmetric memory on GPUs), timed by the GPU the same way
-  (:class:`litmus.cost.launch.RanksLoopLaunch` through ``RanksBackend.run_task``); under load the slowest rank's CUDA events.
+  (:class:`litmus.cost.launch.RanksLoopLaunch` through ``RanksBackend.run_task``); under load,
+  the slowest rank's CUDA-event time.
 - ``cpu``: the unrolled litmus test of :mod:`litmus.cost.unrolled` through the backend's own
   ``run_round`` (one process per role). A launch is timed by the backend (``kernel_seconds``,
   host clock), so a sample is the difference of a launch of ``n`` round trips and one of 1,

@@ -106,7 +106,7 @@ class RankProcessPool:
         return reply
 
     def command(self, cmd: Any, what: str) -> Any:
-        """Send ``cmd`` (a round or cost command) to every rank; world rank 0's reply.  ``what``
+        """Send ``cmd`` (a round or task command) to every rank; world rank 0's reply.  ``what``
         names it in the error when a rank fails or is late."""
         for r, conn in enumerate(self.conns):
             try:

@@ -478,18 +478,18 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
       litmus run catalog/ --backend cuda --stress parallel --time-budget 2 --until-bound 1e-9
       litmus run SYMM-barrier-p1 --backend ranks --world-size 2
     """
-    from pathlib import Path
-
-    from rich.console import Console
-
-    from litmus.report.table import print_wide, results_table, verdict_summary
-    from litmus.run.config import load_stresses
-    from litmus.run.registry import make_backend
-    from litmus.session import run_config
-    from litmus.spec import load_tests
-
     where: dict[str, Any] = {"stage": "loading the tests"}
-    try:
+    try:  # a Ctrl-C anywhere from here on gets the one line of _interrupted_run
+        from pathlib import Path
+
+        from rich.console import Console
+
+        from litmus.report.table import print_wide, results_table, verdict_summary
+        from litmus.run.config import load_stresses
+        from litmus.run.registry import make_backend
+        from litmus.session import run_config
+        from litmus.spec import load_tests
+
         tests = load_tests(paths, variant)
         stress_cfg = load_stresses(stress)
         console = Console(stderr=True)
@@ -522,6 +522,10 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
             backend_obj.close()
     except KeyboardInterrupt:
         where["interrupted"] = True  # reported below, once the exception and its frames are gone
+    except LitmusError:
+        if not _Interrupt.seen:
+            raise
+        where["interrupted"] = True  # an error that follows a Ctrl-C something swallowed (a half-done import)
     if where.get("interrupted"):  # (a results file a frame still holds open is then flushed and closed)
         click.echo(_interrupted_run(where, paths, backend), err=True)
         _exit_interrupted()

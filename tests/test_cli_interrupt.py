@@ -101,3 +101,28 @@ def test_an_error_that_follows_a_swallowed_ctrl_c_is_reported_as_the_interrupt()
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert res.returncode == 130, res.stderr
     assert res.stderr.strip().splitlines()[-1] == "interrupted" and "not available" not in res.stderr
+
+
+@pytest.mark.parametrize("raise_in", ["import", "swallowed"])
+def test_ctrl_c_while_litmus_run_starts_says_nothing_was_run(raise_in: str) -> None:
+    """Ctrl-C in `litmus run`'s first steps (its imports, or an error that follows a Ctrl-C a
+    half-done import swallowed) gets run's own line, not a bare 'interrupted'."""
+    if raise_in == "import":  # the first import inside run raises KeyboardInterrupt
+        patch = ("import builtins\nreal = builtins.__import__\n"
+                 "def imp(name, *a, **k):\n"
+                 "    if name == 'rich.console':\n"
+                 "        raise KeyboardInterrupt\n"
+                 "    return real(name, *a, **k)\n"
+                 "builtins.__import__ = imp\n")
+    else:  # loading the tests fails after a swallowed Ctrl-C
+        patch = ("import litmus.spec\nfrom litmus.errors import LitmusError\n"
+                 "def load(*a, **k):\n"
+                 "    cli._Interrupt.seen = True\n"
+                 "    raise LitmusError('not available: cannot load module more than once')\n"
+                 "litmus.spec.load_tests = load\n")
+    code = ("import sys\nfrom litmus import cli\n" + patch
+            + "sys.argv = ['litmus', 'run', 'MP', '--backend', 'cpu']\ncli.main()\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert res.returncode == 130, res.stderr
+    last = res.stderr.strip().splitlines()[-1]
+    assert last == "interrupted while loading the tests; nothing was run or written", res.stderr

@@ -60,6 +60,21 @@ def case_layout(case: dict, mode: str):
                     CodegenOptions(backend="interpreter", mode=mode, block=case["block"])).layout
 
 
+def assert_instance_matches(got: dict, x: int, test: LitmusTest, layout, order: list, program_of: dict,
+                            name: str) -> None:
+    """Instance ``x`` of a runner's answer ``got`` (registers, final memory, status bits) is what
+    :func:`simulate` predicts when thread ``t`` runs in program ``program_of[t]``."""
+    regs, mem, timeouts = simulate(test, order, program_of)
+    row = got["out"][x]
+    for col, key in enumerate(layout.out_columns[:-1]):
+        thread, reg = key.split(":", 1)
+        assert row[col] == regs[thread].get(reg, 0), (name, x, key, program_of)
+    for loc, values in got["locs"].items():
+        assert values[x] == mem[loc], (name, x, loc, program_of)
+    bits = sum(1 << s.bit for s in layout.spins if (s.thread, s.index) in timeouts)
+    assert row[layout.status_column] == bits, (name, x, program_of)
+
+
 def load_case_test(test_id: str) -> LitmusTest:
     """The catalog test ``test_id``."""
     from litmus.spec import find_pattern

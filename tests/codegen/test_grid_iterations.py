@@ -13,7 +13,8 @@ from __future__ import annotations
 import pytest
 
 from litmus.run.buffers import grid_instance
-from tests.codegen.parallel_cases import case_layout, load_case_test, run_interpreted, simulate, with_coverage
+from tests.codegen.parallel_cases import (assert_instance_matches, case_layout, load_case_test, run_interpreted,
+                                          with_coverage)
 
 CASES: list[dict] = [
     {"name": f"{tid}-P{p}-I{it}", "id": tid, "programs": p, "block": 4, "iterations": it, "seed": 5 + p + it}
@@ -70,15 +71,7 @@ def test_every_instance_matches_the_mirror(results: dict, case: dict) -> None:
     layout = _layout(case)
     order = [tuple(op) for op in got["order"]]
     for x, where in enumerate(_placement(case, got["perms"])):
-        regs, mem, timeouts = simulate(test, order, {t: prog for t, (prog, _) in where.items()})
-        row = got["out"][x]
-        for col, key in enumerate(layout.out_columns[:-1]):
-            thread, reg = key.split(":", 1)
-            assert row[col] == regs[thread].get(reg, 0), (case["name"], x, key, where)
-        for loc, values in got["locs"].items():
-            assert values[x] == mem[loc], (case["name"], x, loc, where)
-        bits = sum(1 << s.bit for s in layout.spins if (s.thread, s.index) in timeouts)
-        assert row[layout.status_column] == bits, (case["name"], x, where)
+        assert_instance_matches(got, x, test, layout, order, {t: prog for t, (prog, _) in where.items()}, case["name"])
 
 
 def test_a_shuffled_role_meets_other_partners_each_iteration() -> None:

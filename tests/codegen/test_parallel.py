@@ -16,8 +16,8 @@ from litmus.codegen import harness as h
 from litmus.ir import Spin
 from litmus.model import check
 from litmus.run.parallel import barrier_programs, instance_table, join_words, parallel_roles
-from tests.codegen.parallel_cases import (CASES, case_layout, emitted_order, load_case_test, run_interpreted,
-                                          simulate, with_coverage)
+from tests.codegen.parallel_cases import (CASES, assert_instance_matches, case_layout, emitted_order, load_case_test,
+                                          run_interpreted, with_coverage)
 
 
 @pytest.fixture(scope="module")
@@ -59,15 +59,7 @@ def test_every_instance_matches_the_mirror_and_the_emitted_order(results: dict, 
     order = [tuple(op) for op in got["order"]]
     for x, where in enumerate(_programs_per_instance(case, got["perms"])):
         assert set(where) == set(layout.threads)
-        regs, mem, timeouts = simulate(test, order, where)
-        row = got["out"][x]
-        for col, key in enumerate(layout.out_columns[:-1]):
-            thread, reg = key.split(":", 1)
-            assert row[col] == regs[thread].get(reg, 0), (case["name"], x, key, where)
-        for loc, values in got["locs"].items():
-            assert values[x] == mem[loc], (case["name"], x, loc, where)
-        bits = sum(1 << s.bit for s in layout.spins if (s.thread, s.index) in timeouts)
-        assert row[layout.status_column] == bits, (case["name"], x, where)
+        assert_instance_matches(got, x, test, layout, order, where, case["name"])
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c["programs"] > 1], ids=lambda c: c["name"])

@@ -38,17 +38,17 @@ def launch_loop(module: Any, ck: CostKernel, n_trips: int, pairs: int = 1, block
 
     heap = torch.zeros(ck.slots * pairs * block, dtype=torch.int32, device=device)
     out = LoopBuffers.make(ck, n_trips, pairs, device)
-    parties = list(range(ck.parties))
+    tables = party_tables(heap.data_ptr(), list(range(ck.parties)), device)
     event_ms = None
     if device.startswith("cuda"):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
-        launch_parties(module, heap.data_ptr(), parties, out, n_trips, pairs, block, num_warps, device)
+        launch_parties(module, tables, ck.parties, out, n_trips, pairs, block, num_warps, device)
         end.record()
         torch.cuda.synchronize()
         event_ms = float(start.elapsed_time(end))
     else:
-        launch_parties(module, heap.data_ptr(), parties, out, n_trips, pairs, block, num_warps, device)
+        launch_parties(module, tables, ck.parties, out, n_trips, pairs, block, num_warps, device)
     return out.run(ck, event_ms, pairs, block, heap.cpu().tolist())
 
 
@@ -76,20 +76,25 @@ class LoopBuffers:
                        ck.parties, pairs, block, heap)
 
 
-def launch_parties(module: Any, heap_address: int, parties: list[int], out: LoopBuffers, n_trips: int, pairs: int,
-                   block: int, num_warps: int, device: Any) -> None:
-    """Launch the programs of ``parties`` (``pairs`` each) on the heap at ``heap_address``; their
-    rows of ``out`` are filled, the others' are left as they are."""
+def party_tables(heap_address: int, parties: list[int], device: Any) -> tuple[Any, Any]:
+    """The kernel's ``heap_ptr`` and ``roles`` arguments: the heap's address and the parties to
+    play (built before a timed launch, so their copies to the device are not timed)."""
     import torch
 
-    if not parties:
+    return (torch.tensor([heap_address], dtype=torch.int64, device=device),
+            torch.tensor(parties or [0], dtype=torch.int32, device=device))
+
+
+def launch_parties(module: Any, tables: tuple[Any, Any], n_parties: int, out: LoopBuffers, n_trips: int,
+                   pairs: int, block: int, num_warps: int, device: Any) -> None:
+    """Launch the programs of the first ``n_parties`` parties of ``tables`` (``pairs`` each); their
+    rows of ``out`` are filled, the others' are left as they are."""
+    if not n_parties:
         return
-    table = torch.tensor([heap_address], dtype=torch.int64, device=device)
-    roles = torch.tensor(parties, dtype=torch.int32, device=device)
     kernel = getattr(module, KERNEL)
     extra = {"num_warps": num_warps} if str(device).startswith("cuda") else {}
-    kernel[(len(parties) * pairs,)](table, roles, out.times, out.status, out.trips, n_trips, pairs, BLOCK=block,
-                                    TRIPS=trips_slots(n_trips), **extra)
+    kernel[(n_parties * pairs,)](*tables, out.times, out.status, out.trips, n_trips, pairs, BLOCK=block,
+                                 TRIPS=trips_slots(n_trips), **extra)
 
 
 @dataclass(frozen=True)
@@ -130,8 +135,8 @@ class RanksLoopLaunch:
             torch.cuda.synchronize(ctx.device)
         dist.barrier(group=ctx.group)  # the flags are zero before any rank launches
         elapsed = torch.zeros(1, dtype=torch.float64, device=ctx.device)
-        args = (module, ctx.heaps.addresses()[0], mine, out, self.n_trips, self.pairs, self.block, self.num_warps,
-                ctx.device)
+        args = (module, party_tables(ctx.heaps.addresses()[0], mine, ctx.device), len(mine), out, self.n_trips,
+                self.pairs, self.block, self.num_warps, ctx.device)
         if gpu:
             begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             begin.record()

@@ -113,9 +113,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from litmus.errors import LitmusError
+    from litmus.errors import run_script
 
-    try:
-        raise SystemExit(main())
-    except (LitmusError, OSError) as err:  # bad input: one line naming it, not a traceback
-        raise SystemExit(f"bench_variant_time.py: {err}") from None
+    run_script(main, "bench_variant_time.py")  # bad input: one line naming it, not a traceback

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, NoReturn
 
 
 @dataclass(frozen=True)
@@ -47,3 +48,12 @@ class LitmusError(Exception):
 
 class UnsupportedError(LitmusError):
     """A construct litmus understands but does not support yet (e.g. PTX proxies)."""
+
+
+def run_script(main: Callable[[], int | None], name: str) -> NoReturn:
+    """Run a script's ``main`` and exit with its status; bad input (a :class:`LitmusError` or an
+    ``OSError``) exits with one line, ``name: the error``, instead of a traceback."""
+    try:
+        raise SystemExit(main())
+    except (LitmusError, OSError) as err:
+        raise SystemExit(f"{name}: {err}") from None

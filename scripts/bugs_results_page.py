@@ -122,9 +122,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    from litmus.errors import LitmusError
+    from litmus.errors import run_script
 
-    try:
-        raise SystemExit(main())
-    except (LitmusError, OSError) as err:  # bad input: one line naming it, not a traceback
-        raise SystemExit(f"bugs_results_page.py: {err}") from None
+    run_script(main, "bugs_results_page.py")  # bad input: one line naming it, not a traceback

@@ -67,9 +67,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    from litmus.errors import LitmusError
+    from litmus.errors import run_script
 
-    try:
-        raise SystemExit(main())
-    except (LitmusError, OSError) as err:  # bad input: one line naming it, not a traceback
-        raise SystemExit(f"cost_load_probe.py: {err}") from None
+    run_script(main, "cost_load_probe.py")  # bad input: one line naming it, not a traceback

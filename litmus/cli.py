@@ -829,13 +829,13 @@ def _report_compare(paths: Sequence[str], html_out: str | None, as_json: bool, e
     from pathlib import Path
 
     from litmus.report.compare import COMPARE_HEADERS, any_worse, compare_records, compare_rows, counts_line
-    from litmus.report.jsonl import read_records
+    from litmus.report.jsonl import read_results
     from litmus.report.table import text_table
 
     if len(paths) != 2:
         raise LitmusError(f"--compare takes two results files, A then B; got {len(paths)}")
     a_path, b_path = paths
-    a, b = list(read_records(Path(a_path))), list(read_records(Path(b_path)))
+    a, b = read_results(Path(a_path)), read_results(Path(b_path))
     changes = compare_records(a, b)
     worse = any_worse(changes)
     if html_out:
@@ -926,7 +926,7 @@ def report(results: Sequence[str], markdown: bool, as_json: bool, as_csv: bool, 
     """
     from pathlib import Path
 
-    from litmus.report.jsonl import read_records
+    from litmus.report.jsonl import read_records, read_results
     from litmus.report.summary import machine_line, markdown_table, verdict_counts
 
     if sum((markdown, as_json, as_csv)) > 1:
@@ -936,7 +936,7 @@ def report(results: Sequence[str], markdown: bool, as_json: bool, as_csv: bool, 
         return
     if (audit or audit_file) and not html_out:
         raise LitmusError("--audit and --audit-file fill a column of the --html page; add --html OUT.html")
-    records = [r for path in results for r in read_records(Path(path))]
+    records = [r for path in results for r in read_results(Path(path))]
     if html_out:
         from litmus.report.html import build_context, render_page
 

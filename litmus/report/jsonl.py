@@ -25,6 +25,12 @@ def append_record(path: Path, record: dict[str, Any]) -> None:
 
 def read_records(path: Path) -> Iterator[dict[str, Any]]:
     """The records of a results file; a torn last line (a killed writer) is skipped."""
+    for _, record in numbered_records(path):
+        yield record
+
+
+def numbered_records(path: Path) -> Iterator[tuple[int, Any]]:
+    """(line number, record) for each JSON line of ``path``; a torn last line is skipped."""
     if not path.exists():
         return
     with open(path, encoding="utf-8") as fh:
@@ -33,11 +39,40 @@ def read_records(path: Path) -> Iterator[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            yield json.loads(line)
+            yield number, json.loads(line)
         except json.JSONDecodeError as e:
             if number == len(lines) and not line.endswith("\n"):
                 return  # the writer died mid-line
             raise LitmusError.at(str(path), number, f"not a JSON record: {e.msg}", e.colno) from None
+
+
+def _kind_hint(record: Any) -> str:
+    """What a line that is not a run record looks like, as a hint for the user."""
+    if not isinstance(record, dict):
+        return "each line of a results file is one JSON object"
+    if "findings" in record and "status" in record:
+        return ("it looks like `litmus audit --json` output: pass it to "
+                "`litmus report RUN.jsonl --html OUT.html --audit-file` instead")
+    if "stress" in record and "per_instance" in record:
+        return "it looks like a `litmus tune --log` file: the best environment is in the stress JSON that tune wrote (--out)"
+    return "give `litmus report` the JSONL that `litmus run --jsonl` wrote"
+
+
+def read_results(path: Path) -> list[dict[str, Any]]:
+    """The run records (one per variant, as ``litmus run --jsonl`` writes them) of ``path``.
+
+    A missing file, or a line that is JSON but not a run record, is an error naming the file, the
+    line and what it looks like instead.
+    """
+    if not path.is_file():
+        raise LitmusError(f"{path}: no such results file (write one with `litmus run --jsonl {path}`)")
+    records = []
+    for number, record in numbered_records(path):
+        if not isinstance(record, dict) or "verdict" not in record or "id" not in record:
+            raise LitmusError.at(str(path), number,
+                                 f"not a litmus run record (no 'id' and 'verdict'); {_kind_hint(record)}")
+        records.append(record)
+    return records
 
 
 def finished_ids(path: Path, backend: str) -> set[str]:

@@ -41,7 +41,7 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of ``k`` successes in ``n`` trials (95 % by default)."""
     if n <= 0:
         return 0.0, 1.0
-    p = k / n
+    p = min(max(k, 0), n) / n
     den = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
@@ -50,14 +50,20 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 def rate_interval(r: Mapping[str, Any]) -> tuple[float, float, float] | None:
     """(rate, low, high) of the target outcome at 95 %: Wilson when seen, (0, 0, 3/N) when not
-    (the rule of three, as the record's ``bound_95``); None without completed instances."""
-    n = completed(r)
+    (the rule of three, as the record's ``bound_95``); None without completed instances.
+
+    A seen target's trials are the completed instances plus the hang witnesses, which count in
+    ``target_count`` (litmus.classify), so the rate equals the record's ``rate``."""
     k = int(r.get("target_count") or 0)
-    if n <= 0:
-        return None
     if k == 0:
+        n = completed(r)
+        if n <= 0:
+            return None
         bound = r.get("bound_95")
         return 0.0, 0.0, float(bound) if bound is not None else min(1.0, 3.0 / n)
+    n = completed(r) + int(r.get("hang_witnesses") or 0)
+    if n <= 0:
+        return None
     low, high = wilson(k, n)
     return k / n, low, high
 

@@ -27,6 +27,16 @@ def test_wilson_interval_and_rule_of_three() -> None:
     low, high = wilson(50, 100)
     assert 0.40 < low < 0.41 and 0.59 < high < 0.60
     assert rate_interval(rec("A[x]", "racy-unseen", 0, 1000)) == (0.0, 0.0, 0.003)
+    assert wilson(7, 5) == wilson(5, 5)  # a malformed record gives an interval, not a math error
+
+
+def test_hang_witnesses_are_trials_of_the_rate() -> None:
+    # 2 completed instances, 10 timed out with the target's memory: 10 of 12 trials showed it
+    r = {**rec("A[h]", "racy-witnessed", 10, 12), "completed": 2, "hang_witnesses": 10}
+    rate, low, high = rate_interval(r)
+    assert rate == 10 / 12 and low < rate < high <= 1.0
+    unseen = {**r, "hang_witnesses": 0, "target_count": 0, "completed": 100, "instances": 110}
+    assert rate_interval(unseen) == (0.0, 0.0, 3 / 100)  # the rule of three counts completed only
 
 
 def test_changes_are_classified() -> None:

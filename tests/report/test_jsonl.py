@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from litmus.errors import LitmusError
-from litmus.report.jsonl import append_record, finished_ids, read_records
+from litmus.report.jsonl import append_record, finished_ids, read_records, read_results
 
 
 def test_append_then_read_back(tmp_path: Path) -> None:
@@ -61,3 +62,24 @@ def test_report_command_summarises_a_results_file(tmp_path: Path) -> None:
     assert "| MP | b | forbidden | correct | 300 | 0 | 0 | 0 | 0 | < 0.01 | 0.50 |" in res.output
     res = CliRunner().invoke(main, ["report", str(out), "--verdict", "correct"])
     assert "MP[b]" in res.output and "MP[a]" not in res.output
+
+
+@pytest.mark.parametrize("line, looks_like", [
+    ({"id": "MP[a]", "source": "m.yaml", "target": "cuda:90", "status": "pass", "findings": []}, "litmus audit --json"),
+    ({"instances": 10, "per_instance": 0.1, "rate": 5.0, "stress": {}}, "litmus tune --log"),
+    ([1, 2], "one JSON object"),
+    ({"id": "MP[a]"}, "litmus run --jsonl"),
+])
+def test_report_refuses_a_file_of_other_records_naming_its_line(tmp_path: Path, line: object, looks_like: str) -> None:
+    from click.testing import CliRunner
+
+    from litmus.cli import main
+
+    out = tmp_path / "other.jsonl"
+    out.write_text("\n" + json.dumps(line) + "\n")
+    res = CliRunner().invoke(main, ["report", str(out)])
+    assert res.exit_code == 2, res.output
+    assert f"{out}:2: not a litmus run record" in res.output and looks_like in res.output
+    assert "Traceback" not in res.output
+    with pytest.raises(LitmusError):
+        read_results(out)

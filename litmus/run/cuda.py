@@ -88,9 +88,10 @@ def launch_spec(layout: Layout, n_instances: int, stride: int, per_iter: int | N
     return LaunchSpec(n_instances, layout.block, progs, entry.grid(progs), heap_plan(layout, n_instances, stride))
 
 
-KEPT_SETUPS = 12
+KEPT_SETUPS = 24
 """Compiled kernels and buffers kept per test: one per environment of a rotation and round size
-(litmus.run.schedule), so that rotating does not allocate and specialise again each round."""
+(litmus.run.schedule: five environments by three sizes of its ladder fit), so that rotating
+does not allocate and specialise again each round."""
 
 KEPT_MEMORY_FRACTION = 0.25
 """Kept setups of one test hold at most this fraction of the device's memory."""

@@ -13,7 +13,14 @@ number of seconds.  Two things decide how much evidence those seconds buy:
   rounds, so one slow round (spins that run to their bound in many instances) overruns the
   budget by its whole length.  Under a budget, a variant that spins starts each environment
   with a probe round of at most :data:`PROBE_INSTANCES`; an environment whose round took longer
-  than :func:`round_cap` then runs rounds scaled to fit it.
+  than :func:`round_cap` then runs rounds scaled to fit it.  A *hunting* variant (its target
+  allowed, or no bound to fill) under a budget also cycles each environment's rounds through
+  :data:`SIZE_LADDER`: the size of a round is an environment of its own.  A round is one launch
+  whose programs loop over the round's instances, so its size sets how many iterations a
+  program plays back to back and how much memory the round's instances span.  On the H200
+  (docs/results/h200-detect.md §9) rare targets showed in rounds of 2^15-2^20 instances and not
+  in rounds of 2^24: ``MP-iris[plain-signal-sys]`` 16-64 times in 1.7e7-9.4e7 instances of the
+  smaller rounds, none in 3e9 instances of the larger.
 """
 
 from __future__ import annotations
@@ -32,6 +39,11 @@ MIN_ROUND_INSTANCES = 1 << 12
 
 WARM_ROUNDS = 2
 """Rounds every environment runs, in rotation order, before a filling variant picks the fastest."""
+
+SIZE_LADDER = (0, 4, 7)
+"""A hunting variant's rounds of one environment, under a budget, take the requested size
+shifted right by these in turn (2^24, 2^20, 2^17 for the default 2^24; never under
+:data:`MIN_ROUND_INSTANCES`, nor over what fits the round cap)."""
 
 
 def round_cap(time_budget: float) -> float:
@@ -58,7 +70,7 @@ def _pow2_floor(n: float) -> int:
 class _EnvRecord:
     """What one environment of the rotation has done for the variant so far."""
 
-    instances: int  # the size of its next round
+    instances: int  # the size its next round may take at most (the probe, then what fits the cap)
     rounds: int = 0
     completed: int = 0  # completed instances in rounds after its first
     seconds: float = 0.0  # seconds of rounds after its first
@@ -105,7 +117,15 @@ class RoundPlan:
         ``instances``, no rotation."""
         self._last = self.environment()
         env = self.config.environments[self._last]
-        return replace(self.config, stress=env, rotation=(), instances=self._envs[self._last].instances)
+        return replace(self.config, stress=env, rotation=(), instances=self._size(self._envs[self._last]))
+
+    def _size(self, rec: _EnvRecord) -> int:
+        """The size of ``rec``'s next round: at most ``rec.instances``; a hunting variant under a
+        budget takes the next rung of :data:`SIZE_LADDER`."""
+        if self.fill or self.config.time_budget is None:
+            return rec.instances
+        rung = self.config.instances >> SIZE_LADDER[rec.rounds % len(SIZE_LADDER)]
+        return min(rec.instances, max(rung, min(MIN_ROUND_INSTANCES, self.config.instances)))
 
     def record(self, r: Round) -> None:
         """Account for the round just run (the one :meth:`next` last described)."""

@@ -11,7 +11,8 @@ from litmus.condition import parse_prop
 from litmus.ir import Condition, Const, Load, LitmusTest, Location, Spin, Store, Thread
 from litmus.run.backend import Round
 from litmus.run.config import PRESETS, RunConfig
-from litmus.run.schedule import MIN_ROUND_INSTANCES, PROBE_INSTANCES, WARM_ROUNDS, RoundPlan, may_wait, round_cap
+from litmus.run.schedule import (MIN_ROUND_INSTANCES, PROBE_INSTANCES, SIZE_LADDER, WARM_ROUNDS, RoundPlan, may_wait,
+                                 round_cap)
 
 ENVS = tuple(replace(PRESETS["default"], name=n) for n in ("a", "b", "c"))
 
@@ -93,6 +94,35 @@ def test_a_round_that_overran_the_cap_makes_that_environments_next_rounds_fit_it
     again = plan.next()
     assert again.stress.name == "a" and again.instances == 1 << 18
     assert again.instances * 4.0 / PROBE_INSTANCES <= round_cap(1.5)
+
+
+def sizes_of(plan: RoundPlan, rounds: int) -> list[tuple[str, int]]:
+    """(environment, size) of ``rounds`` fast rounds of ``plan``."""
+    out = []
+    for _ in range(rounds):
+        cfg = plan.next()
+        out.append((cfg.stress.name, cfg.instances))
+        plan.record(done(cfg.instances, 1e-4))
+    return out
+
+
+def test_a_hunting_variant_under_a_budget_cycles_each_environment_through_the_size_ladder() -> None:
+    got = sizes_of(RoundPlan(config(time_budget=1.5)), 3 * len(SIZE_LADDER) + 3)
+    ladder = [(1 << 24) >> s for s in SIZE_LADDER]
+    for name in "abc":
+        assert [n for e, n in got if e == name] == ladder + ladder[:1]
+    # a spinning variant's first round of each environment is the probe; the ladder goes on after it
+    spins = sizes_of(RoundPlan(config(time_budget=1.5), spins=True), 3 * len(SIZE_LADDER))
+    assert [n for e, n in spins if e == "a"] == [PROBE_INSTANCES] + ladder[1:]
+
+
+def test_the_ladder_is_only_for_hunting_under_a_budget_and_never_below_the_floor() -> None:
+    assert {n for _, n in sizes_of(RoundPlan(config(time_budget=1.5), fill=True), 9)} == {1 << 24}
+    assert {n for _, n in sizes_of(RoundPlan(config(iterations=9)), 9)} == {1 << 24}
+    small = RoundPlan(replace(config(time_budget=1.5), instances=256))
+    assert {n for _, n in sizes_of(small, 9)} == {256}
+    mid = RoundPlan(replace(config(time_budget=1.5), instances=1 << 14))
+    assert sorted({n for _, n in sizes_of(mid, 9)}) == [MIN_ROUND_INSTANCES, 1 << 14]
 
 
 @settings(max_examples=60, deadline=None)

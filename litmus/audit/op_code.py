@@ -29,6 +29,7 @@ from litmus.audit.asm import parse_asm
 
 _MARKER = re.compile(r"^\s*# --- (\w+\[\d+\])")
 _END = re.compile(r"^\s*(# outputs of |# --- |# role |# --- iteration loop)")
+_HARNESS_CODE = re.compile(r"^\s*[^#\s].*\s# harness\b")
 _LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+\d+(.*)$")
 _INLINED = re.compile(r"inlined_at\s+(\d+)\s+(\d+)\s+\d+")
 _FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
@@ -47,7 +48,9 @@ def op_lines(source_text: str) -> dict[int, str]:
 
     A comment line holds no code, yet the line table sometimes names the comment that follows
     a statement (triton attributes an atomic's last instructions to the next line): a comment
-    line right after an op's code, such as the next op's marker, is counted to that op.
+    line right after an op's code, such as the next op's marker, is counted to that op.  A code
+    line inside an op that ends in ``# harness`` (the quiescence check in a spin's loop,
+    ``litmus.codegen.ops.HARNESS_TAG``) is the harness's, not the op's: it is counted to none.
     """
     out: dict[int, str] = {}
     current: str | None = None
@@ -61,6 +64,8 @@ def op_lines(source_text: str) -> dict[int, str]:
         if current is not None and (_END.match(line) or not line.strip()):
             out[n] = current
             current = None
+        if current is not None and _HARNESS_CODE.match(line):
+            continue
         if current is not None:
             out[n] = current
     return out

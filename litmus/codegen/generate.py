@@ -97,7 +97,32 @@ def build_layout(test: LitmusTest, options: CodegenOptions) -> Layout:
         kernels=kernels,
         unit_bytes=widths.unit_bytes(test),
         fields=widths.fields(test, locs, regs, observables(test)),
+        fin_slot=n_physical + 1 if quiesces(test, options) else None,
+        fin_home=min(t.rank for t in test.threads),
     )
+
+
+def quiesces(test: LitmusTest, options: CodegenOptions) -> bool:
+    """Whether ``test``'s kernels under ``options`` count finished threads so that a certain
+    hang ends early (``CodegenOptions.quiesce``: tests that declare ``may_hang`` and spin)."""
+    return (options.quiesce and test.expect is not None and test.expect.may_hang
+            and any(isinstance(i, Spin) for t in test.threads for i in t.instrs))
+
+
+FIN_SCOPE = {"rank": "sys"}
+"""Scope of a thread's increment of the fin counter by mode: ``sys`` where ranks are processes
+(on several GPUs), else ``gpu`` (every rank a group of CTAs of one grid)."""
+
+
+def fin_lines(layout: Layout, t: Thread, ctx: ThreadContext) -> list[str]:
+    """After thread ``t``'s last op: count it finished in its instance's fin word (harness, not
+    a test event; nothing without a fin slot)."""
+    if layout.fin_slot is None:
+        return []
+    mk = f", mask={ctx.mask}" if ctx.mask else ""
+    return [f"# --- harness: {t.name} finished (count in the fin word, so that certain hangs end early)",
+            f"tl.atomic_add(f_{ctx.ident}, {ctx.zero} + 1{mk}, sem=\"relaxed\", "
+            f"scope=\"{FIN_SCOPE.get(layout.mode, 'gpu')}\")"]
 
 
 def _role_header(role: tuple[Thread, ...], options: CodegenOptions) -> list[str]:
@@ -136,7 +161,8 @@ def typed_heaps(layout: Layout, ranks: set[int]) -> list[tuple[int, str]]:
 
 def role_heap_lines(layout: Layout, ranks: set[int]) -> list[str]:
     """The heap pointer lines of a block whose threads run on ``ranks``."""
-    return _heap_lines(sorted({loc.home for loc in layout.locations} | ranks), typed_heaps(layout, ranks))
+    fin = {layout.fin_home} if layout.fin_slot is not None else set()
+    return _heap_lines(sorted({loc.home for loc in layout.locations} | ranks | fin), typed_heaps(layout, ranks))
 
 
 def _thread_contexts(layout: Layout, role: tuple[Thread, ...], sfx: str) -> list[tuple[Thread, ThreadContext]]:
@@ -153,7 +179,8 @@ def _thread_contexts(layout: Layout, role: tuple[Thread, ...], sfx: str) -> list
             regs=regs, addr={}, status=f"st_{p}",
             spin_bits={i: b for (tn, i), b in spin_bits.items() if tn == t.name}, zero=f"zero{sfx}",
             mem=mem, wide={regs[r] for r in regs if (t.name, r) in wide}, zero64=f"zero64{sfx}",
-            scratches={d: f"s_{p}_{d}" for d in sorted(set(mem.values()))})))
+            scratches={d: f"s_{p}_{d}" for d in sorted(set(mem.values()))},
+            fin=f"f_{p}" if layout.fin_slot is not None else None, fin_others=len(layout.threads) - 1)))
     return contexts
 
 
@@ -180,6 +207,8 @@ def _thread_setup(layout: Layout, t: Thread, ctx: ThreadContext) -> list[str]:
                     | {layout.unit_bytes // (widths.dtype_bits(d) // 8) for d in ctx.scratches} | {layout.unit_words})
     lines += [f"bk{k}_{p} = b_{p} * {k}" for k in scaled if k > 1]
     lines.append(f"s_{p} = {_slot_pointer(t.rank, layout.scratch_slot, p, layout)}")
+    if layout.fin_slot is not None:
+        lines.append(f"f_{p} = {_slot_pointer(layout.fin_home, layout.fin_slot, p, layout)}  # fin word (harness)")
     for d, var in ctx.scratches.items():
         lines.append(f"{var} = {_typed_pointer(t.rank, layout.scratch_slot, 0, d, p, layout)}")
     for loc in layout.locations:
@@ -214,8 +243,10 @@ def _role_order(contexts: list[tuple[Thread, ThreadContext]],
     return [(t, c, i) for i in range(longest) for t, c in contexts if i < len(t.instrs)]
 
 
-def _op_lines(emitter: Emitter, order: list[tuple[Thread, ThreadContext, int]]) -> list[str]:
-    """The Triton lines of the ops in ``order``, each after a ``# --- P0[i]`` comment.
+def _op_lines(emitter: Emitter, order: list[tuple[Thread, ThreadContext, int]],
+              layout: Layout | None = None) -> list[str]:
+    """The Triton lines of the ops in ``order``, each after a ``# --- P0[i]`` comment, and
+    after each thread's last op its :func:`fin_lines` (with ``layout``).
 
     In a thread with (forward) branches every op runs on the lanes still active (the mask is
     ``act_<thread>``), and a register keeps its value on the lanes that are not."""
@@ -236,6 +267,8 @@ def _op_lines(emitter: Emitter, order: list[tuple[Thread, ThreadContext, int]]) 
                 lines.append(line)
         else:
             lines += emitter.emit(ctx, i, ins)
+        if layout is not None and i == len(t.instrs) - 1:
+            lines += fin_lines(layout, t, ctx)
     return lines
 
 
@@ -320,7 +353,7 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
         body += _thread_setup(layout, t, ctx)
     if options.harness:
         pre += harness_lines(layout.n_ranks)
-    body += _op_lines(emitter, _role_order(contexts, options))
+    body += _op_lines(emitter, _role_order(contexts, options), layout)
     body += _output_lines(layout, contexts)
     if width == 1:
         body = drop_overwritten_inits(body, {ctx.regs[r]: r for _, ctx in contexts for r in ctx.regs})
@@ -455,7 +488,7 @@ def _kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, emitter: 
 
 
 _ASSIGN = re.compile(r"^([A-Za-z_]\w*) = ")
-_HARNESS = re.compile(r"^(?:(?:s|o|st)_T\d+(?:_u?int\d+)?|bk\d+_T\d+|heap\d+_uint\d+|(?:local|zero(?:64)?)(?:_R\d+)?)$")
+_HARNESS = re.compile(r"^(?:(?:s|o|st|f)_T\d+(?:_u?int\d+)?|bk\d+_T\d+|heap\d+_uint\d+|(?:local|zero(?:64)?)(?:_R\d+)?)$")
 _ZERO_INIT = re.compile(r"zero(?:64)?(?:_R\d+)? \+ ")
 _PURE_CALLS = re.compile(r"tl\.load\((heap_ptrs|perm) \+ \d+\)|tl\.pointer_type|tl\.u?int(8|16|32|64)|tl\.arange")
 
@@ -537,7 +570,9 @@ def generate(test: LitmusTest, options: CodegenOptions | None = None) -> KernelS
         "Kernel arguments: " + ", ".join(KERNEL_ARGS) + ".",
         f"out columns: {', '.join(layout.out_columns)}.",
         f"heap slots: {', '.join(f'{l.name}={l.slot}@rank{l.home}' for l in layout.locations)}, "
-        f"scratch={layout.scratch_slot}.",
+        f"scratch={layout.scratch_slot}"
+        + (f", fin={layout.fin_slot}@rank{layout.fin_home} (finished threads of the instance)."
+           if layout.fin_slot is not None else "."),
         *_widths_header(test, layout),
         "Fallbacks:" + ("" if emitter.fallbacks else " none."),
         *[f"  {f}" for f in emitter.fallbacks],

@@ -150,11 +150,13 @@ class Layout:
     kernels: tuple[KernelEntry, ...]
     unit_bytes: int = 4  # bytes of one slot of one instance: 8 when some location has 64 bits
     fields: tuple[Field, ...] = ()  # one per observable; empty: the raw columns are the observables
+    fin_slot: int | None = None  # quiescence: per-instance count of finished threads (CodegenOptions.quiesce)
+    fin_home: int = 0  # the rank whose heap holds the fin slot
 
     @property
     def n_slots(self) -> int:
-        """Slots per instance in each heap (physical locations + scratch)."""
-        return self.scratch_slot + 1
+        """Slots per instance in each heap (physical locations + scratch, + the fin counter)."""
+        return self.scratch_slot + 1 + (self.fin_slot is not None)
 
     @property
     def unit_words(self) -> int:

@@ -10,6 +10,16 @@ from litmus.ir import (BRANCH_CMP, NEGATED_BRANCH, Barrier, Branch, Compute, Con
 from litmus.codegen.options import Features
 
 
+QUIET_CHECK = 64
+"""A quiescent spin (``ThreadContext.fin``) reads its instance's fin word every this many reads."""
+
+QUIET_GRACE = 64
+"""Reads a spin still makes after it saw every other thread of its instance finished, before
+it gives up (their last writes may reach it after their fin increments: nothing orders them)."""
+
+HARNESS_TAG = "# harness"
+"""Ends a line inside an op's code that is harness, not the op (litmus.audit.op_code skips it)."""
+
 _COMPUTE_SYMBOLS = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^", "shl": "<<", "shr": ">>"}
 
 _PTX_TYPE = {  # access bits -> (PTX type, inline-asm register constraint, Triton type of that register)
@@ -50,6 +60,8 @@ class ThreadContext:
     wide: set[str] = field(default_factory=set)  # register variables holding 64 bits (int64)
     zero64: str = "zero64"  # the role's all-zero int64 vector
     scratches: dict[str, str] = field(default_factory=dict)  # Triton type -> this thread's typed scratch pointer
+    fin: str | None = None  # pointer to the instance's fin word (quiescence; None: spins run to their bound)
+    fin_others: int = 0  # the other threads of an instance: the fin count at which no write can come
 
     def dtype(self, loc: str) -> str:
         """The Triton element type of the accesses to ``loc`` (``int32``: plain 32-bit)."""
@@ -360,12 +372,17 @@ class Emitter:
         done, val, it, got = (self._fresh(s) for s in ("spin_done", "spin_val", "spin_it", "spin_got"))
         rd = ins.read
         tag = "" if dtype == "int32" else f", {self._bits(dtype)} bits"
+        quiet = self._fresh("spin_quiet") if ctx.fin else None
+        waiting = f"{done} | ({quiet} > {QUIET_GRACE})" if quiet else done
         lines = [f"# spin until {spin_exit_text(ins)} ({rd.kind} read{tag}, at most {bound} reads; "
-                 f"timeout -> status bit {bit})",
+                 f"timeout -> status bit {bit})"
+                 + (f"; gives up {QUIET_GRACE} reads after every other thread of the instance finished" if quiet else ""),
                  f"{done} = {'(' + ctx.mask + ') == 0' if ctx.mask else ctx.zero + ' != 0'}",
                  f"{val} = {ctx.zero if dtype == 'int32' else ctx.zero + '.to(tl.' + dtype + ')'}",
-                 f"{it} = 0",
-                 f"while (tl.reduce(tl.where({done}, 0, 1), 0, _any) > 0) & ({it} < {bound}):"]
+                 f"{it} = 0"]
+        if quiet:
+            lines.append(f"{quiet} = {ctx.zero}  {HARNESS_TAG}: reads since the others finished (0: not yet)")
+        lines.append(f"while (tl.reduce(tl.where({waiting}, 0, 1), 0, _any) > 0) & ({it} < {bound}):")
         if rd.kind == "cas":
             if rd.reset is None:
                 raise self._unsupported(ctx, ins, "a cas spin needs `reset`")
@@ -387,6 +404,13 @@ class Emitter:
         body += [f"{val} = tl.where({done}, {val}, {got})",
                  f"{done} = {done} | ({_spin_test(got, ins)})",
                  f"{it} += 1"]
+        if quiet:
+            fin = self._fresh("spin_fin")
+            body += [f"if {it} % {QUIET_CHECK} == 0:  {HARNESS_TAG}: has every other thread of the instance finished?",
+                     f"    {fin} = tl.load({ctx.fin}, mask=({done} == 0) & ({quiet} == 0), other=0, volatile=True)  "
+                     f"{HARNESS_TAG}",
+                     f"    {quiet} = tl.where(({quiet} == 0) & ({fin} >= {ctx.fin_others}), 1, {quiet})  {HARNESS_TAG}",
+                     f"{quiet} = tl.where({quiet} > 0, {quiet} + 1, {quiet})  {HARNESS_TAG}"]
         lines += ["    " + b for b in body]
         lines.append(f"{ctx.status} = {ctx.status} | tl.where({done}, 0, {1 << bit})")
         if ins.reg is not None:

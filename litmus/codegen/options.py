@@ -51,6 +51,11 @@ class CodegenOptions:
     ``harness``: emit the run harness's per-program pre-stress and start barrier before the
     test's ops (:mod:`litmus.codegen.harness`); the kernels then read a control block at
     ``heap_ptrs[n_ranks]``.
+    ``quiesce``: in a test that declares ``may_hang``, each thread counts itself finished in a
+    per-instance harness word, and a spin gives up early once every other thread of its
+    instance has finished and the value it waits for has still not come after a grace of
+    reads: no write can end it any more (a certain hang), so it need not spin to its bound
+    (see "Quiescent hangs" in docs/codegen.md).  The give-up sets the spin's timeout bit.
     """
 
     backend: str = "cuda"
@@ -61,6 +66,7 @@ class CodegenOptions:
     shared_cta_order: str = "sequential"
     features: Features | None = field(default=None)
     harness: bool = False
+    quiesce: bool = False
 
     def __post_init__(self) -> None:
         for name, value, allowed in (
@@ -104,8 +110,8 @@ def audited_kernel(backend: str) -> CodegenOptions:
     return AUDITED_KERNEL if backend == "cuda" else CodegenOptions()
 
 RUN_KERNELS: dict[str, CodegenOptions] = {
-    "grid": CodegenOptions(mode="grid", block=RUN_BLOCK, harness=True),
-    "parallel": CodegenOptions(mode="parallel", block=RUN_BLOCK, harness=True),
+    "grid": CodegenOptions(mode="grid", block=RUN_BLOCK, harness=True, quiesce=True),
+    "parallel": CodegenOptions(mode="parallel", block=RUN_BLOCK, harness=True, quiesce=True),
 }
 """The kernels the ``cuda`` backend launches, by launch (``Stress.launch``): the backend takes
 these options and sets only the block (when asked for another) and the spin bound, so

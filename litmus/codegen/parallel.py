@@ -116,7 +116,7 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
         all_contexts += contexts
         if len(role) == 1:
             lone_regs.update({ctx.regs[r]: r for _, ctx in contexts for r in ctx.regs})
-    body += _op_lines(emitter, phase_order(orders))
+    body += _op_lines(emitter, phase_order(orders), layout)
     body += _output_lines(layout, all_contexts)
     body = drop_overwritten_inits(body, lone_regs)
     lines = iteration_loop(drop_dead_assignments(pre + [LOOP_MARK] + body), options.backend)

@@ -498,7 +498,7 @@ class CpuBackend:
 
     def _options(self, block: int, spin_bound: int, features: Features | None = None) -> CodegenOptions:
         return CodegenOptions(backend="interpreter", mode="rank", block=block, addressing="loc_major",
-                              spin_bound=spin_bound, features=features)
+                              spin_bound=spin_bound, features=features, quiesce=True)
 
     def _prepare(self, test: LitmusTest, config: RunConfig) -> _Setup:
         """Set the workers up for ``test`` (kernels loaded, shared buffers handed out), once per variant."""

@@ -40,6 +40,27 @@ def test_each_op_owns_its_lines_and_the_comment_after_it() -> None:
     assert 2 not in lines and 9 not in lines  # setup and outputs are no op's
 
 
+def test_harness_code_inside_an_op_is_no_ops() -> None:
+    source = """def k():
+    # --- P1[0] (line 3)
+    while go:
+        got = tl.atomic_load(f, sem="acquire", scope="sys")
+        if it % 64 == 0:  # harness: has every other thread of the instance finished?
+            fin = tl.load(w, volatile=True)  # harness
+        it += 1
+    # outputs of P1
+"""
+    ptx = """\t.file\t1 "/cache/kernels/litmus_abc.py"
+\t.loc\t1 4 15
+\tld.global.acquire.sys.b32 %r1, [%rd1];
+\t.loc\t1 6 19
+\tld.volatile.global.b32 %r2, [%rd2];
+"""
+    lines = op_lines(source)
+    assert lines[4] == lines[7] == "P1[0]" and 5 not in lines and 6 not in lines
+    assert op_code(ptx, "ptx", source) == {"P1[0]": frozenset({"ld.acquire.b32.global.sys"})}
+
+
 def test_op_code_reads_the_line_table_with_inlined_code_and_drops_vector_widths() -> None:
     code = op_code(PTX, "ptx", SOURCE)
     assert code == {"P0[0]": frozenset({"st.b32.global"}),

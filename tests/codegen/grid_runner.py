@@ -1,8 +1,9 @@
 """Launch grid-mode kernels with several iterations under the Triton interpreter; a subprocess of
 test_grid_iterations.py.
 
-argv[1]: JSON list of cases (``test_grid_iterations.CASES``); prints, per case, the rows of
-``out``, every location's value per instance, the perm rows and the emitted op order.
+argv[1]: JSON list of cases (``test_grid_iterations.CASES``; optional ``quiesce`` and
+``spin_bound``); prints, per case, the rows of ``out``, every location's value per instance, the
+perm rows, the emitted op order and (with a fin slot) each instance's fin count.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ assert os.environ.get("TRITON_INTERPRET") == "1", "run with TRITON_INTERPRET=1"
 
 from litmus.codegen import CodegenOptions, generate, load_kernel  # noqa: E402
 from litmus.run.buffers import (location_columns, make_heaps, make_out, perm_tensor, permutations,  # noqa: E402
-                                pointer_table)
+                                pointer_table, unit_column)
 from tests.codegen.parallel_cases import SPIN_BOUND, emitted_order, load_case_test, with_coverage  # noqa: E402
 
 
@@ -26,7 +27,9 @@ def run_case(case: dict) -> dict:
     """One launch of ``case``'s test (with coverage counters) in grid mode, ``iterations`` loops."""
     test = with_coverage(load_case_test(case["id"]))
     progs, block = case["programs"], case["block"]
-    source = generate(test, CodegenOptions(backend="interpreter", mode="grid", block=block, spin_bound=SPIN_BOUND))
+    source = generate(test, CodegenOptions(backend="interpreter", mode="grid", block=block,
+                                           spin_bound=case.get("spin_bound", SPIN_BOUND),
+                                           quiesce=case.get("quiesce", False)))
     layout = source.layout
     kernel = getattr(load_kernel(source, interpret=None), "litmus_grid")
     per_iter = progs * block
@@ -40,9 +43,12 @@ def run_case(case: dict) -> dict:
     loc_stride, inst_stride = layout.strides(n)
     kernel[layout.kernel(None).grid(progs)](pointer_table(heaps), out, perm_tensor(perms), n, progs, loc_stride,
                                             inst_stride, BLOCK=block)
+    fin = None
+    if layout.fin_slot is not None:
+        fin = unit_column(heaps[layout.fin_home], layout, layout.fin_slot, n, (loc_stride, inst_stride)).tolist()
     return {"out": out.tolist(), "locs": {loc.name: col.tolist() for loc, col in
                                            zip(layout.locations, location_columns(heaps, layout, n))},
-            "perms": perms, "order": emitted_order(source.text)}
+            "perms": perms, "order": emitted_order(source.text), "fin": fin}
 
 
 def main() -> None:

@@ -75,6 +75,26 @@ def assert_instance_matches(got: dict, x: int, test: LitmusTest, layout, order: 
     assert row[layout.status_column] == bits, (name, x, program_of)
 
 
+def grid_placement(layout, case: dict, perms: list) -> list[dict[str, tuple[int, int]]]:
+    """For every instance of a grid-mode ``case`` run (``programs``, ``block``, ``iterations``)
+    with ``perms``, ``(program, iteration)`` per thread, from the mirror
+    (:func:`litmus.run.buffers.grid_instance`); a thread that plays an instance twice fails."""
+    from litmus.run.buffers import grid_instance
+
+    p, block, iters = case["programs"], case["block"], case["iterations"]
+    where: list[dict[str, tuple[int, int]]] = [{} for _ in range(p * block * iters)]
+    for role, names in enumerate(layout.kernel(None).roles):
+        row = tuple(perms[layout.threads.index(names[0])])
+        for b in range(p):
+            for lane in range(block):
+                for it in range(iters):
+                    x = grid_instance(row, b, lane, it, p * block, block)
+                    for name in names:
+                        assert name not in where[x], f"{case['name']}: {name} plays instance {x} twice"
+                        where[x][name] = (role * p + b, it)
+    return where
+
+
 def load_case_test(test_id: str) -> LitmusTest:
     """The catalog test ``test_id``."""
     from litmus.spec import find_pattern

@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from litmus.run.buffers import grid_instance
-from tests.codegen.parallel_cases import (assert_instance_matches, case_layout, load_case_test, run_interpreted,
-                                          with_coverage)
+from tests.codegen.parallel_cases import (assert_instance_matches, case_layout, grid_placement, load_case_test,
+                                          run_interpreted, with_coverage)
 
 CASES: list[dict] = [
     {"name": f"{tid}-P{p}-I{it}", "id": tid, "programs": p, "block": 4, "iterations": it, "seed": 5 + p + it}
@@ -35,19 +35,7 @@ def _layout(case: dict):
 
 def _placement(case: dict, perms: list) -> list[dict[str, tuple[int, int]]]:
     """For every instance, ``(program, iteration)`` per thread, from the mirror."""
-    layout = _layout(case)
-    p, block, iters = case["programs"], case["block"], case["iterations"]
-    where: list[dict[str, tuple[int, int]]] = [{} for _ in range(p * block * iters)]
-    for role, names in enumerate(layout.kernel(None).roles):
-        row = tuple(perms[layout.threads.index(names[0])])
-        for b in range(p):
-            for lane in range(block):
-                for it in range(iters):
-                    x = grid_instance(row, b, lane, it, p * block, block)
-                    for name in names:
-                        assert name not in where[x], f"{case['name']}: {name} plays instance {x} twice"
-                        where[x][name] = (role * p + b, it)
-    return where
+    return grid_placement(_layout(case), case, perms)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])

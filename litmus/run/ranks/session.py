@@ -120,7 +120,7 @@ def codegen_options(device_kind: str, block: int, spin_bound: int | None) -> Cod
         import torch
 
         backend = "hip" if getattr(torch.version, "hip", None) else "cuda"
-    return CodegenOptions(backend=backend, mode="rank", block=block, spin_bound=spin_bound)
+    return CodegenOptions(backend=backend, mode="rank", block=block, spin_bound=spin_bound, quiesce=True)
 
 
 class RankSession:

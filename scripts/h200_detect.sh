@@ -135,7 +135,7 @@ for x in c if x['status'] in ('finding', 'declared')]" "$OUT/audit-sass-h200.jso
     ;;
   rerun)
     IDS=$(cat "${IDS_FILE:?a file of variant ids, one a line}")
-    step "litmus run $(echo $IDS | wc -w) variants of $IDS_FILE with $STRESS, ${BUDGET:-3} s each, seed ${SEED:-4}"
+    step "litmus run $(echo $IDS | wc -w) variants of $IDS_FILE with ${STRESS:-docs/results/h200-rotation-2.json}, ${BUDGET:-3} s each, seed ${SEED:-4}"
     # shellcheck disable=SC2086
     timeout "${RUN_TIMEOUT:-300}" python3 -m litmus run $IDS --backend cuda --stress "${STRESS:-docs/results/h200-rotation-2.json}" \
         --instances "${INSTANCES:-16777216}" --time-budget "${BUDGET:-3}" --until-bound "${BOUND:-1e-9}" --seed "${SEED:-4}" \

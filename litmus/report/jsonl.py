@@ -51,8 +51,8 @@ def _kind_hint(record: Any) -> str:
     if not isinstance(record, dict):
         return "each line of a results file is one JSON object"
     if "findings" in record and "status" in record:
-        return ("it looks like `litmus audit --json` output: pass it to "
-                "`litmus report RUN.jsonl --html OUT.html --audit-file` instead")
+        return ("it looks like `litmus audit --json` output: give it as --audit-file to "
+                "`litmus report RUN.jsonl --html OUT.html --audit-file AUDIT.jsonl`")
     if "stress" in record and "per_instance" in record:
         return "it looks like a `litmus tune --log` file: the best environment is in the stress JSON that tune wrote (--out)"
     return "give `litmus report` the JSONL that `litmus run --jsonl` wrote"

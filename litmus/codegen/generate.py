@@ -109,20 +109,16 @@ def quiesces(test: LitmusTest, options: CodegenOptions) -> bool:
             and any(isinstance(i, Spin) for t in test.threads for i in t.instrs))
 
 
-FIN_SCOPE = {"rank": "sys"}
-"""Scope of a thread's increment of the fin counter by mode: ``sys`` where ranks are processes
-(on several GPUs), else ``gpu`` (every rank a group of CTAs of one grid)."""
-
-
 def fin_lines(layout: Layout, t: Thread, ctx: ThreadContext) -> list[str]:
     """After thread ``t``'s last op: count it finished in its instance's fin word (harness, not
-    a test event; nothing without a fin slot)."""
+    a test event; nothing without a fin slot).  The scope is ``sys`` in rank mode, where ranks
+    are processes (on several GPUs), else ``gpu`` (every rank a group of CTAs of one grid)."""
     if layout.fin_slot is None:
         return []
     mk = f", mask={ctx.mask}" if ctx.mask else ""
+    scope = "sys" if layout.mode == "rank" else "gpu"
     return [f"# --- harness: {t.name} finished (count in the fin word, so that certain hangs end early)",
-            f"tl.atomic_add(f_{ctx.ident}, {ctx.zero} + 1{mk}, sem=\"relaxed\", "
-            f"scope=\"{FIN_SCOPE.get(layout.mode, 'gpu')}\")"]
+            f'tl.atomic_add(f_{ctx.ident}, {ctx.zero} + 1{mk}, sem="relaxed", scope="{scope}")']
 
 
 def _role_header(role: tuple[Thread, ...], options: CodegenOptions) -> list[str]:

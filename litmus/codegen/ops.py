@@ -373,7 +373,7 @@ class Emitter:
         rd = ins.read
         tag = "" if dtype == "int32" else f", {self._bits(dtype)} bits"
         quiet = self._fresh("spin_quiet") if ctx.fin else None
-        waiting = f"{done} | ({quiet} > {QUIET_GRACE})" if quiet else done
+        settled = f"{done} | ({quiet} > {QUIET_GRACE})" if quiet else done  # exited, or gave up
         lines = [f"# spin until {spin_exit_text(ins)} ({rd.kind} read{tag}, at most {bound} reads; "
                  f"timeout -> status bit {bit})"
                  + (f"; gives up {QUIET_GRACE} reads after every other thread of the instance finished" if quiet else ""),
@@ -382,7 +382,7 @@ class Emitter:
                  f"{it} = 0"]
         if quiet:
             lines.append(f"{quiet} = {ctx.zero}  {HARNESS_TAG}: reads since the others finished (0: not yet)")
-        lines.append(f"while (tl.reduce(tl.where({waiting}, 0, 1), 0, _any) > 0) & ({it} < {bound}):")
+        lines.append(f"while (tl.reduce(tl.where({settled}, 0, 1), 0, _any) > 0) & ({it} < {bound}):")
         if rd.kind == "cas":
             if rd.reset is None:
                 raise self._unsupported(ctx, ins, "a cas spin needs `reset`")

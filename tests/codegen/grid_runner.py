@@ -15,9 +15,8 @@ import sys
 assert os.environ.get("TRITON_INTERPRET") == "1", "run with TRITON_INTERPRET=1"
 
 from litmus.codegen import CodegenOptions, generate, load_kernel  # noqa: E402
-from litmus.run.buffers import (location_columns, make_heaps, make_out, perm_tensor, permutations,  # noqa: E402
-                                pointer_table, unit_column)
-from tests.codegen.parallel_cases import SPIN_BOUND, emitted_order, load_case_test, with_coverage  # noqa: E402
+from litmus.run.buffers import make_heaps, make_out, perm_tensor, permutations, pointer_table, unit_column  # noqa: E402
+from tests.codegen.parallel_cases import SPIN_BOUND, load_case_test, runner_answer, with_coverage  # noqa: E402
 
 
 SENTINEL = 0x5A5A5A5A
@@ -46,9 +45,7 @@ def run_case(case: dict) -> dict:
     fin = None
     if layout.fin_slot is not None:
         fin = unit_column(heaps[layout.fin_home], layout, layout.fin_slot, n, (loc_stride, inst_stride)).tolist()
-    return {"out": out.tolist(), "locs": {loc.name: col.tolist() for loc, col in
-                                           zip(layout.locations, location_columns(heaps, layout, n))},
-            "perms": perms, "order": emitted_order(source.text), "fin": fin}
+    return runner_answer(out, heaps, layout, n, perms, source.text, fin=fin)
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from litmus.ir import (BRANCH_CMP, COMPARE, Barrier, Branch, Compute, Const, Fence, Label, LitmusTest, Load,
-                       Location, Reg, Rmw, Spin, Store, spin_exits)
+                       Location, Rmw, Spin, Store, spin_exits)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,6 +73,24 @@ def assert_instance_matches(got: dict, x: int, test: LitmusTest, layout, order: 
         assert values[x] == mem[loc], (name, x, loc, program_of)
     bits = sum(1 << s.bit for s in layout.spins if (s.thread, s.index) in timeouts)
     assert row[layout.status_column] == bits, (name, x, program_of)
+
+
+def runner_answer(out, heaps, layout, n: int, perms: list, source_text: str, **extra: object) -> dict:
+    """What an interpreter runner prints for one case: ``out``'s rows, every location's value per
+    instance, the perm rows, the emitted op order, and ``extra``."""
+    from litmus.run.buffers import location_columns
+
+    return {"out": out.tolist(), "locs": {loc.name: col.tolist() for loc, col in
+                                           zip(layout.locations, location_columns(heaps, layout, n))},
+            "perms": perms, "order": emitted_order(source_text), **extra}
+
+
+def assert_grid_run_matches(got: dict, case: dict, test: LitmusTest, layout) -> None:
+    """Every instance of a grid-mode runner's answer ``got`` for ``case`` is what
+    :func:`simulate` predicts from the programs the mirror (:func:`grid_placement`) gives it."""
+    order = [tuple(op) for op in got["order"]]
+    for x, where in enumerate(grid_placement(layout, case, got["perms"])):
+        assert_instance_matches(got, x, test, layout, order, {t: prog for t, (prog, _) in where.items()}, case["name"])
 
 
 def grid_placement(layout, case: dict, perms: list) -> list[dict[str, tuple[int, int]]]:

@@ -17,9 +17,9 @@ import torch  # noqa: E402
 
 from litmus.codegen import CodegenOptions, generate, load_kernel  # noqa: E402
 from litmus.codegen import harness as h  # noqa: E402
-from litmus.run.buffers import location_columns, make_heaps, make_out, perm_tensor, pointer_table  # noqa: E402
+from litmus.run.buffers import make_heaps, make_out, perm_tensor, pointer_table  # noqa: E402
 from litmus.run.parallel import join_words, parallel_permutations  # noqa: E402
-from tests.codegen.parallel_cases import SPIN_BOUND, emitted_order, load_case_test, with_coverage  # noqa: E402
+from tests.codegen.parallel_cases import SPIN_BOUND, load_case_test, runner_answer, with_coverage  # noqa: E402
 
 
 SENTINEL = 0x5A5A5A5A
@@ -54,9 +54,7 @@ def run_case(case: dict) -> dict:
                                         inst_stride, BLOCK=block)
     if opts.harness:
         header = ctl.tolist()
-    return {"out": out.tolist(), "locs": {loc.name: col.tolist() for loc, col in
-                                           zip(layout.locations, location_columns(heaps, layout, n))},
-            "perms": perms, "order": emitted_order(source.text), "header": header}
+    return runner_answer(out, heaps, layout, n, perms, source.text, header=header)
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from litmus.run.buffers import grid_instance
-from tests.codegen.parallel_cases import (assert_instance_matches, case_layout, grid_placement, load_case_test,
+from tests.codegen.parallel_cases import (assert_grid_run_matches, case_layout, grid_placement, load_case_test,
                                           run_interpreted, with_coverage)
 
 CASES: list[dict] = [
@@ -55,11 +55,7 @@ def test_partners_play_an_instance_in_the_same_iteration(results: dict, case: di
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_every_instance_matches_the_mirror(results: dict, case: dict) -> None:
     got = results[case["name"]]
-    test = with_coverage(load_case_test(case["id"]))
-    layout = _layout(case)
-    order = [tuple(op) for op in got["order"]]
-    for x, where in enumerate(_placement(case, got["perms"])):
-        assert_instance_matches(got, x, test, layout, order, {t: prog for t, (prog, _) in where.items()}, case["name"])
+    assert_grid_run_matches(got, case, with_coverage(load_case_test(case["id"])), _layout(case))
 
 
 def test_a_shuffled_role_meets_other_partners_each_iteration() -> None:

@@ -37,6 +37,7 @@ from litmus.classify import VERDICTS  # noqa: E402
 from litmus.errors import LitmusError  # noqa: E402
 from litmus.model import DEFAULT_MODEL, MODELS  # noqa: E402
 from litmus.run.config import PRESETS  # noqa: E402
+from litmus.run.schedule import FILL_STRETCH  # noqa: E402
 from litmus.run.registry import backend_names  # noqa: E402
 from litmus.cost.command import cost_command as _cost_command  # noqa: E402 - litmus cost: its own stage
 from litmus.lint.command import lint as _lint_command  # noqa: E402 - litmus lint: its own stage
@@ -436,8 +437,10 @@ def _default_out(backend: str) -> str:
               help="Seed of every PRNG (instance shuffling, stress): a run is reproducible from it.")
 @click.option("--until-bound", "stop_bound", type=click.FloatRange(min=0.0, min_open=True), default=None,
               help="Stop each variant as soon as its evidence is in: the target outcome was seen, or the "
-                   "95 % bound 3/N over N completed instances is at most this (e.g. 1e-9). --time-budget or "
-                   "--iterations still cap it.")
+                   "95 % bound 3/N over N ended instances (completed, or provably hung) is at most this "
+                   "(e.g. 1e-9). --iterations still caps it; --time-budget too, except that a variant whose "
+                   f"target the model forbids runs on, up to {FILL_STRETCH:g} budgets in all, while its rate says it reaches "
+                   "the bound by then.")
 @click.option("--stress", default="default", show_default=True,
               help=f"Stress preset ({', '.join(PRESETS)}) or a JSON file of Stress parameters (as 'litmus tune' "
                    "writes); a file of several environments is a rotation: round k of each variant runs "
@@ -462,10 +465,12 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
 
     Each variant runs round after round (--iterations or --time-budget); each round runs many
     independent instances at once. Every outcome is labelled against the model: sc (allowed
-    under SC), weak (allowed by PTX only), forbidden, or timeout (a bounded spin ran out).
-    Verdicts: VIOLATION (a forbidden outcome was seen), racy-witnessed, racy-unseen (rate below
-    3/N at 95 %), correct (forbidden and unseen in N instances), inconclusive (nothing seen, but
-    fewer than 100 instances, or under half of them, completed: N counts completed instances only).
+    under SC), weak (allowed by PTX only), forbidden, timeout (a bounded spin ran out), or hang
+    (the instance provably hung: every thread finished or stuck in a spin that cannot exit, in a
+    variant that declares may_hang). Verdicts: VIOLATION (a forbidden outcome was seen),
+    racy-witnessed, racy-unseen (rate below 3/N at 95 %), correct (forbidden and unseen in N
+    instances), inconclusive (nothing seen, but fewer than 100 instances, or under half of them,
+    ended: N counts the instances that completed or provably hung, never timed-out ones).
 
     Results are appended to --out as each variant finishes, so a killed run keeps every
     finished variant; --resume skips them. Exit status 1 if any variant is a VIOLATION.
@@ -810,7 +815,7 @@ def _load_sources(records: Sequence[dict[str, Any]], flag: str) -> list[Any]:
 
 
 CSV_COLUMNS = ("id", "test", "variant", "source", "expect", "verdict", "instances", "completed", "target_count",
-               "sc", "weak", "forbidden", "timeout", "rate", "low_95", "high_95", "seconds_to_first", "seconds",
+               "sc", "weak", "forbidden", "timeout", "hang", "rate", "low_95", "high_95", "seconds_to_first", "seconds",
                "backend", "device", "triton")
 
 
@@ -819,7 +824,7 @@ def _csv_row(r: dict[str, Any]) -> dict[str, Any]:
 
     iv = rate_interval(r)
     counts = r.get("counts") or {}
-    return {**{k: r.get(k) for k in CSV_COLUMNS}, **{k: counts.get(k, 0) for k in ("sc", "weak", "forbidden", "timeout")},
+    return {**{k: r.get(k) for k in CSV_COLUMNS}, **{k: counts.get(k, 0) for k in ("sc", "weak", "forbidden", "timeout", "hang")},
             "completed": completed(r), "rate": iv[0] if iv else None,
             "low_95": iv[1] if iv else None, "high_95": iv[2] if iv else None}
 

@@ -21,7 +21,8 @@ from litmus.model import ModelResult, check, ptx_model_for
 from litmus.report.jsonl import append_record, finished_ids
 from litmus.run.backend import Backend, Row, merge_rows
 from litmus.run.config import RunConfig, Stress, load_stresses
-from litmus.run.schedule import RoundPlan, may_wait
+from litmus.run.schedule import RoundPlan, keeps_filling, may_wait
+from litmus.status import ended
 
 DEFAULT_ITERATIONS = 4
 """Rounds per variant when neither iterations nor a time budget is given."""
@@ -105,9 +106,9 @@ def run_variant(
     are made smaller.
 
     With ``config.stop_bound``, the variant also stops as soon as the evidence is in: its target
-    outcome was seen (a witness, or a violation), or the 95 % bound 3/N over the N completed
-    instances is at most ``stop_bound`` (with enough of them completed for a verdict of
-    absence).  ``ptx`` and ``sc`` are the model results of ``test`` when the caller has them
+    outcome was seen (a witness, or a violation), or the 95 % bound 3/N over the N ended
+    instances (completed, or provably hung) is at most ``stop_bound`` (with enough of them
+    ended for a verdict of absence).  ``ptx`` and ``sc`` are the model results of ``test`` when the caller has them
     already; they are computed otherwise, and returned either way.
     """
     ptx = ptx if ptx is not None else check(test, ptx_model_for(test))
@@ -119,7 +120,7 @@ def run_variant(
     first: float | None = None
     rounds = 0
     warm = start
-    total = completed = 0
+    total = done = 0
     while True:
         r = backend.run_round(test, plan.next(), rounds)
         plan.record(r)
@@ -132,7 +133,7 @@ def run_variant(
         rows.extend(r.rows)
         rows = merge_rows(rows)
         total += r.instances
-        completed += sum(n for _, timed_out, n in r.rows if not timed_out)
+        done += sum(n for _, status, n in r.rows if ended(status))
         now = time.perf_counter()
         elapsed = now - start
         if rounds == 1:
@@ -145,8 +146,11 @@ def run_variant(
             frac = rounds / max(1, config.iterations or 1)
         if config.stop_bound is not None and (
                 first is not None
-                or (enough_evidence(total, completed) and 3.0 / completed <= config.stop_bound)):
+                or (enough_evidence(total, done) and 3.0 / done <= config.stop_bound)):
             frac = 1.0  # the evidence is in
+        elif (frac >= 1.0 and plan.fill and config.time_budget is not None and config.stop_bound is not None
+              and keeps_filling(now - warm, config.time_budget, done, total, config.stop_bound)):
+            frac = 0.99  # the bound is within FILL_STRETCH budgets at this rate: run on
         if on_progress:
             on_progress(test, min(1.0, frac))
         if frac >= 1.0:
@@ -169,11 +173,14 @@ def result_record(
         "observation": verdict.observation,
         "instances": verdict.instances,
         "completed": verdict.completed,
+        "hung": verdict.hung,
         "target_count": verdict.target_count,
         "hang_witnesses": verdict.hang_witnesses,
+        "hung_witnesses": verdict.hung_witnesses,
         "counts": verdict.counts,
         "rate": verdict.rate,
         "bound_95": verdict.bound_95,
+        "bound_completed": verdict.bound_completed,
         "seconds_to_first": verdict.seconds_to_first,
         "seconds": round(seconds, 4),
         "rounds": rounds,

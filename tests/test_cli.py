@@ -131,7 +131,7 @@ def test_report_mutation_prints_the_score_and_unseen_mutants(tmp_path: Path, sb_
     assert res.exit_code == 0, res.output
     assert "conformance tests: 1 (target forbidden), violations: 0" in res.output
     assert "mutants: 1 (target allowed), witnessed: 0, mutation score: 0.0 %" in res.output
-    assert "SB-cli[plain]" in res.output and "not seen in 1,000 completed instances" in res.output
+    assert "SB-cli[plain]" in res.output and "not seen in 1,000 ended instances" in res.output
     gone = tmp_path / "gone.jsonl"
     gone.write_text(_json.dumps({**rec, "source": str(tmp_path / "moved.yaml")}) + "\n")
     res = CliRunner().invoke(main, ["report", str(gone), "--mutation"])

@@ -234,3 +234,42 @@ def test_run_tests_compiles_ahead_only_what_it_will_run(tmp_path: Path) -> None:
     quiet = Ahead()
     run_tests([SB], quiet, RunConfig(iterations=1), compile_workers=0)
     assert quiet.asked == []
+
+
+class Slow(Scripted):
+    """Never shows the target: 1000 ended instances (half of them proven hangs) per 20 ms round,
+    all in ``state`` (an allowed final state of the test)."""
+
+    def __init__(self, state: dict[str, int]) -> None:
+        super().__init__()
+        self.state = state
+
+    def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
+        from litmus.status import HUNG
+
+        self.rounds += 1
+        time.sleep(0.02)
+        return Round(rows=[(self.state, False, 500), (self.state, HUNG, 500)], instances=1000, seconds=0.02)
+
+
+def test_a_conformance_variant_runs_past_its_budget_while_its_bound_is_within_reach() -> None:
+    from litmus.classify import in_target
+    from litmus.model import check, ptx_model_for
+    from litmus.run.schedule import FILL_STRETCH
+    from litmus.spec import load_paths
+
+    tests = {t.id: t for t in load_paths(["catalog/iris_flag_reset.yaml"])}
+    never = tests["MP-reset-race[relacq-plain-reset]"]  # forbidden target, may hang
+    ptx = check(never, ptx_model_for(never))
+    state = next(dict(s) for s in ptx.allowed_states if not in_target(never, dict(s)))
+    near = Slow(state)  # about 5 rounds fit the budget; the bound needs 12, well within FILL_STRETCH budgets
+    [res] = run_tests([never], near, RunConfig(time_budget=0.1, stop_bound=3 / 12_000))
+    assert res.verdict is not None and res.verdict.verdict == "correct" and res.verdict.bound_95 <= 3 / 12_000
+    assert res.verdict.completed == res.verdict.hung  # proven hangs count toward the bound
+    far = Slow(state)  # 3e6 ended instances would take a minute: it stops within FILL_STRETCH budgets
+    [res] = run_tests([never], far, RunConfig(time_budget=0.1, stop_bound=1e-6))
+    assert res.record is not None and res.record["seconds"] < FILL_STRETCH * 0.1 + 0.5 and far.rounds < 60
+    racy = Slow(state)  # the same target, declared and checked as allowed: not filling, so the budget is the budget
+    allowed = tests["MP-reset-race[relaxed-plain-reset]"]
+    [res] = run_tests([allowed], racy, RunConfig(time_budget=0.1, stop_bound=3 / 12_000))
+    assert racy.rounds < 12 and res.verdict is not None

@@ -3,6 +3,9 @@
 Labels of one outcome (a final state over :func:`litmus.model.observables`):
 
 - ``timeout``: a bounded spin ran out of reads (the registers are not a final state);
+- ``hang``: the instance provably hung (:data:`litmus.status.HUNG`: every thread finished or
+  stuck in a spin that can never exit) and the model allows the test to hang
+  (``possible_hang``); a proven hang the model does not allow is ``forbidden``;
 - ``forbidden``: not allowed by the PTX model, or in the condition's target outcome while the
   variant declares that outcome ``forbidden``;
 - ``sc``: allowed under sequential consistency;
@@ -15,21 +18,26 @@ Verdicts of a variant:
 - ``racy-unseen``: allowed, but not observed in N completed instances (95 % upper bound on its
   rate: 3/N);
 - ``correct``: forbidden by the model and not observed in N completed instances (bound 3/N);
-- ``inconclusive``: no forbidden or target outcome was seen, but too few instances completed to
+- ``inconclusive``: no forbidden or target outcome was seen, but too few instances ended to
   say so: fewer than :data:`MIN_COMPLETED`, or fewer than :data:`MIN_COMPLETED_FRACTION` of all
   instances (the rest timed out in a bounded spin).  Absence needs evidence; a sighting
   (``VIOLATION``, ``racy-witnessed``) does not, so those stand whatever the count.
 
-N counts only *completed* instances: an instance whose spin timed out has no final state for
-its registers, so it is no evidence of the target's *absence*.
+N counts only instances that *ended*: those that completed, and those that provably hung.  An
+instance whose spin timed out has no final state for its registers, so it is no evidence of the
+target's *absence*.  A proven hang is: the instance reached a state from which no execution
+goes on (the hang the model allows), and the target, a condition on the final states of
+executions that end, cannot hold in it.  The bound 3/N is then a bound per instance *run*;
+:attr:`Verdict.bound_completed` (3 over the completed ones alone) bounds the rate among the
+runs that got past their spins, and is reported beside it.
 
-**Hang witnesses.** A timed-out instance still has final *memory*: it is read after the kernel
+**Hang witnesses.** A timed-out (or hung) instance still has final *memory*: it is read after the kernel
 ends, when every write has landed.  When the model says the variant may hang
 (``possible_hang``), its condition names memory only, and a timed-out instance's final memory
 satisfies the target and equals the memory of a target state the model allows, that instance
 witnesses the target (the lost signal of a flag-reset race is seen as the hang it causes).
 Such instances count in ``target_count`` and ``hang_witnesses``; they never make a
-``VIOLATION`` and never count as completed.
+``VIOLATION`` and never count as completed (a hung one counts as ended, as any proven hang).
 """
 
 from __future__ import annotations
@@ -38,18 +46,20 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from litmus.condition import evaluate, terms
+from litmus.status import COMPLETED, HUNG, TIMED_OUT
 from litmus.condition import in_target as condition_in_target
 from litmus.ir import Const, LitmusTest, LocRef
 
-LABELS = ("sc", "weak", "forbidden", "timeout")
+LABELS = ("sc", "weak", "forbidden", "timeout", "hang")
 VERDICTS = ("VIOLATION", "racy-witnessed", "racy-unseen", "correct", "inconclusive")
 
 MIN_COMPLETED = 100
-"""Fewest completed instances behind a ``correct`` or ``racy-unseen`` verdict (3/N = 3 %)."""
+"""Fewest ended instances behind a ``correct`` or ``racy-unseen`` verdict (3/N = 3 %)."""
 
 MIN_COMPLETED_FRACTION = 0.5
-"""Smallest share of a run's instances that must complete for ``correct`` or ``racy-unseen``:
-when most instances time out, the ones that complete are not a fair sample of the test."""
+"""Smallest share of a run's instances that must end (complete, or provably hang) for
+``correct`` or ``racy-unseen``: when most instances time out, the ones that end are not a fair
+sample of the test."""
 
 
 def in_target(test: LitmusTest, state: Mapping[str, int]) -> bool:
@@ -82,16 +92,33 @@ class Verdict:
     target_count: int
     counts: dict[str, int]
     bins: tuple[Bin, ...]
-    rate: float  # target_count / (completed + hang_witnesses)
-    bound_95: float | None  # 3/completed when the target outcome was never seen
+    rate: float  # target_count / (ended + timed-out hang witnesses)
+    bound_95: float | None  # 3/ended when the target outcome was never seen
     seconds_to_first: float | None = None
     notes: tuple[str, ...] = field(default=())
-    hang_witnesses: int = 0  # timed-out instances whose final memory shows the target (module doc)
+    hang_witnesses: int = 0  # timed-out or hung instances whose final memory shows the target (module doc)
+    hung_witnesses: int = 0  # those of them that provably hung (they count in ``ended`` already)
 
     @property
     def completed(self) -> int:
-        """Instances that reached a final state (no spin timed out)."""
-        return self.instances - self.counts.get("timeout", 0)
+        """Instances that reached a final state (every spin exited)."""
+        return self.instances - self.counts.get("timeout", 0) - self.counts.get("hang", 0)
+
+    @property
+    def hung(self) -> int:
+        """Instances that provably hung (:data:`litmus.status.HUNG`)."""
+        return self.counts.get("hang", 0)
+
+    @property
+    def ended(self) -> int:
+        """Instances that are evidence of absence: completed, or provably hung."""
+        return self.completed + self.hung
+
+    @property
+    def bound_completed(self) -> float | None:
+        """3/completed when the target was never seen: the bound among the instances whose
+        spins all exited (the same as ``bound_95`` when none hung)."""
+        return rule_of_three(self.completed) if self.target_count == 0 else None
 
     @property
     def forbidden_count(self) -> int:
@@ -106,13 +133,17 @@ def _freeze(state: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
 def label(
     test: LitmusTest,
     state: Mapping[str, int],
-    timed_out: bool,
+    status: int,
     ptx_allowed: set[tuple[tuple[str, int], ...]],
     sc_allowed: set[tuple[tuple[str, int], ...]],
+    may_hang: bool = False,
 ) -> str:
-    """The label of one observed outcome (see the module docstring)."""
-    if timed_out:
+    """The label of one observed outcome with :mod:`litmus.status` ``status`` (see the module
+    docstring); ``may_hang``: the model's ``possible_hang`` for the test."""
+    if status == TIMED_OUT:
         return "timeout"
+    if status == HUNG:
+        return "hang" if may_hang else "forbidden"
     frozen = _freeze(state)
     if frozen not in ptx_allowed:
         return "forbidden"
@@ -139,11 +170,11 @@ def _memory(state: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((k, int(v)) for k, v in state.items() if ":" not in k))
 
 
-def enough_evidence(instances: int, completed: int) -> bool:
-    """Whether ``completed`` of ``instances`` instances can back a verdict of absence
-    (``correct``, ``racy-unseen``): at least :data:`MIN_COMPLETED`, and at least
-    :data:`MIN_COMPLETED_FRACTION` of all instances."""
-    return completed >= MIN_COMPLETED and completed >= MIN_COMPLETED_FRACTION * instances
+def enough_evidence(instances: int, ended: int) -> bool:
+    """Whether ``ended`` of ``instances`` instances (completed, or provably hung) can back a
+    verdict of absence (``correct``, ``racy-unseen``): at least :data:`MIN_COMPLETED`, and at
+    least :data:`MIN_COMPLETED_FRACTION` of all instances."""
+    return ended >= MIN_COMPLETED and ended >= MIN_COMPLETED_FRACTION * instances
 
 
 def classify(
@@ -155,7 +186,8 @@ def classify(
 ) -> Verdict:
     """Classify a run.
 
-    ``histogram`` holds ``(state, timed_out, count)`` rows over ``observables(test)``;
+    ``histogram`` holds ``(state, status, count)`` rows over ``observables(test)``, status one
+    of :mod:`litmus.status` (a bool reads as completed / timed out);
     ``ptx_result``/``sc_result`` are :class:`litmus.model.ModelResult` s of the same test.
     """
     ptx_allowed = set(ptx_result.allowed_states)  # type: ignore[attr-defined]
@@ -164,20 +196,23 @@ def classify(
     bins: list[Bin] = []
     instances = 0
     target_count = 0
-    hang_witnesses = 0
+    hang_witnesses = timed_out_witnesses = 0
     hang_memories = hang_target_memories(test, ptx_result)
-    for state, timed_out, count in histogram:
+    may_hang = bool(getattr(ptx_result, "possible_hang", False))
+    for state, status, count in histogram:
         if count <= 0:
             continue
-        lab = label(test, state, timed_out, ptx_allowed, sc_allowed)
-        hung = timed_out and _memory(state) in hang_memories
-        tgt = hung or ((not timed_out) and in_target(test, state))
+        status = int(status)
+        lab = label(test, state, status, ptx_allowed, sc_allowed, may_hang)
+        witness = status != COMPLETED and _memory(state) in hang_memories
+        tgt = witness or (status == COMPLETED and in_target(test, state))
         counts[lab] += count
         instances += count
         if tgt:
             target_count += count
-        if hung:
+        if witness:
             hang_witnesses += count
+            timed_out_witnesses += count if status == TIMED_OUT else 0
         bins.append(Bin(_freeze(state), count, lab, tgt))
     bins.sort(key=lambda b: (-b.count, b.state))
     if instances == 0:
@@ -189,21 +224,27 @@ def classify(
     else:
         observation = "Sometimes"
     racy = bool(ptx_result.target_reachable)  # type: ignore[attr-defined]
-    completed = instances - counts["timeout"]
+    completed = instances - counts["timeout"] - counts["hang"]
+    ended = completed + counts["hang"]
     notes: list[str] = []
     if counts["forbidden"] > 0:
         verdict = "VIOLATION"
     elif racy and target_count > 0:
         verdict = "racy-witnessed"
-    elif not enough_evidence(instances, completed):
+    elif not enough_evidence(instances, ended):
         verdict = "inconclusive"
-        notes.append(f"only {completed:,} of {instances:,} instances completed (a verdict of absence needs "
-                     f">= {MIN_COMPLETED} and >= {MIN_COMPLETED_FRACTION:.0%}); run longer, or raise the spin "
-                     "bound if the spins time out")
+        notes.append(f"only {ended:,} of {instances:,} instances ended (completed or provably hung; a verdict "
+                     f"of absence needs >= {MIN_COMPLETED} and >= {MIN_COMPLETED_FRACTION:.0%}); run longer, or "
+                     "raise the spin bound if the spins time out")
     else:
         verdict = "racy-unseen" if racy else "correct"
     if counts["timeout"]:
         notes.append(f"{counts['timeout']} instance(s) timed out in a bounded spin")
+    if counts["hang"]:
+        notes.append(f"{counts['hang']:,} instance(s) provably hung (every thread finished or stuck in a spin "
+                     "that cannot exit), as the model allows; they count as ended"
+                     + (f"; among the {completed:,} that completed the bound is 3/N = {3 / completed:.2g}"
+                        if target_count == 0 and completed else ""))
     if hang_witnesses:
         notes.append(f"{hang_witnesses:,} timed-out instance(s) ended with the target's final memory: the "
                      "hang the model allows, witnessed")
@@ -214,9 +255,10 @@ def classify(
         target_count=target_count,
         counts=counts,
         bins=tuple(bins),
-        rate=(target_count / (completed + hang_witnesses)) if completed + hang_witnesses else 0.0,
-        bound_95=rule_of_three(completed) if target_count == 0 else None,
+        rate=(target_count / (ended + timed_out_witnesses)) if ended + timed_out_witnesses else 0.0,
+        bound_95=rule_of_three(ended) if target_count == 0 else None,
         seconds_to_first=seconds_to_first,
         notes=tuple(notes),
         hang_witnesses=hang_witnesses,
+        hung_witnesses=hang_witnesses - timed_out_witnesses,
     )

@@ -17,7 +17,8 @@ from litmus.codegen.layout import (
     SpinSlot,
 )
 from litmus.observables import observable_registers, observables
-from litmus.codegen.ops import Emitter, ThreadContext, active_var, jump_var
+from litmus.codegen.layout import QUIET_FINISHED
+from litmus.codegen.ops import QUIET_PARK, Emitter, ThreadContext, active_var, jump_var
 from litmus.codegen.options import CodegenOptions
 from litmus.codegen.source import KernelSource
 from litmus.errors import Problem, UnsupportedError
@@ -110,15 +111,16 @@ def quiesces(test: LitmusTest, options: CodegenOptions) -> bool:
 
 
 def fin_lines(layout: Layout, t: Thread, ctx: ThreadContext) -> list[str]:
-    """After thread ``t``'s last op: count it finished in its instance's fin word (harness, not
-    a test event; nothing without a fin slot).  The scope is ``sys`` in rank mode, where ranks
-    are processes (on several GPUs), else ``gpu`` (every rank a group of CTAs of one grid)."""
+    """After thread ``t``'s last op: mark its confirm word finished and count it in its
+    instance's wait word, with release so that its writes come first (harness, not a test
+    event; nothing without a fin slot).  Scope: :func:`quiet_scope`."""
     if layout.fin_slot is None:
         return []
     mk = f", mask={ctx.mask}" if ctx.mask else ""
-    scope = "sys" if layout.mode == "rank" else "gpu"
-    return [f"# --- harness: {t.name} finished (count in the fin word, so that certain hangs end early)",
-            f'tl.atomic_add(f_{ctx.ident}, {ctx.zero} + 1{mk}, sem="relaxed", scope="{scope}")']
+    scope = quiet_scope(layout)
+    return [f"# --- harness: {t.name} finished (in the wait word, so that a certain hang can be proven)",
+            f'_ = tl.atomic_xchg({ctx.confirm}, {ctx.zero} + {QUIET_FINISHED}{mk}, sem="relaxed", scope="{scope}")',
+            f'tl.atomic_add(f_{ctx.ident}, {ctx.zero} + {QUIET_PARK}{mk}, sem="release", scope="{scope}")']
 
 
 def _role_header(role: tuple[Thread, ...], options: CodegenOptions) -> list[str]:
@@ -176,8 +178,25 @@ def _thread_contexts(layout: Layout, role: tuple[Thread, ...], sfx: str) -> list
             spin_bits={i: b for (tn, i), b in spin_bits.items() if tn == t.name}, zero=f"zero{sfx}",
             mem=mem, wide={regs[r] for r in regs if (t.name, r) in wide}, zero64=f"zero64{sfx}",
             scratches={d: f"s_{p}_{d}" for d in sorted(set(mem.values()))},
-            fin=f"f_{p}" if layout.fin_slot is not None else None, fin_others=len(layout.threads) - 1)))
+            **_quiet_fields(layout, t, p))))
     return contexts
+
+
+def _quiet_fields(layout: Layout, t: Thread, p: str) -> dict[str, object]:
+    """The quiescence fields of thread ``t``'s :class:`ThreadContext` (prefix ``p``): its
+    pointers to the instance's wait word and confirm words (none without a fin slot)."""
+    if layout.fin_slot is None:
+        return {}
+    me = layout.threads.index(t.name)
+    return {"fin": f"f_{p}", "quiet_threads": len(layout.threads), "confirm": f"c_{p}_{me}",
+            "confirm_others": tuple(f"c_{p}_{k}" for k in range(len(layout.threads)) if k != me),
+            "quiet_scope": quiet_scope(layout)}
+
+
+def quiet_scope(layout: Layout) -> str:
+    """Scope of the quiescence harness's atomics: ``sys`` in rank mode, where ranks are
+    processes (on several GPUs), else ``gpu`` (every rank a group of CTAs of one grid)."""
+    return "sys" if layout.mode == "rank" else "gpu"
 
 
 def needs_wide(layout: Layout) -> bool:
@@ -204,7 +223,9 @@ def _thread_setup(layout: Layout, t: Thread, ctx: ThreadContext) -> list[str]:
     lines += [f"bk{k}_{p} = b_{p} * {k}" for k in scaled if k > 1]
     lines.append(f"s_{p} = {_slot_pointer(t.rank, layout.scratch_slot, p, layout)}")
     if layout.fin_slot is not None:
-        lines.append(f"f_{p} = {_slot_pointer(layout.fin_home, layout.fin_slot, p, layout)}  # fin word (harness)")
+        lines.append(f"f_{p} = {_slot_pointer(layout.fin_home, layout.fin_slot, p, layout)}  # wait word (harness)")
+        lines += [f"c_{p}_{k} = {_slot_pointer(layout.fin_home, layout.confirm_slot(name), p, layout)}  "
+                  f"# {name}'s confirm word (harness)" for k, name in enumerate(layout.threads)]
     for d, var in ctx.scratches.items():
         lines.append(f"{var} = {_typed_pointer(t.rank, layout.scratch_slot, 0, d, p, layout)}")
     for loc in layout.locations:
@@ -567,7 +588,7 @@ def generate(test: LitmusTest, options: CodegenOptions | None = None) -> KernelS
         f"out columns: {', '.join(layout.out_columns)}.",
         f"heap slots: {', '.join(f'{l.name}={l.slot}@rank{l.home}' for l in layout.locations)}, "
         f"scratch={layout.scratch_slot}"
-        + (f", fin={layout.fin_slot}@rank{layout.fin_home} (finished threads of the instance)."
+        + (f", fin={layout.fin_slot}@rank{layout.fin_home} (wait word: finished or waiting threads), then one confirm word per thread."
            if layout.fin_slot is not None else "."),
         *_widths_header(test, layout),
         "Fallbacks:" + ("" if emitter.fallbacks else " none."),

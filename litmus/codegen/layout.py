@@ -98,6 +98,24 @@ class MemoryWord:
     word: int
 
 
+HUNG_BIT = 1 << 30
+"""Status bit of an instance that provably hung (a quiescent spin's proof, litmus.status.HUNG);
+the spin bits below it are timeouts."""
+
+QUIET_COUNT_MASK = 0xFF
+"""The low bits of an instance's wait word: its threads now finished or waiting in a spin."""
+
+QUIET_VERSION_SHIFT = 8
+"""Every change of the wait count adds ``1 << QUIET_VERSION_SHIFT``: the bits above the count
+are a version that tells one all-waiting state from the next."""
+
+QUIET_VERSION_MASK = (1 << 22) - 1
+"""The version bits (after shifting), below :data:`HUNG_BIT`, which also marks the wait word of
+an instance proven hung."""
+
+QUIET_FINISHED = -1
+"""A thread's confirm word once it has finished (versions are never negative)."""
+
 HI = "#hi"
 """Suffix of the ``out`` column holding the high 32 bits of a 64-bit register (``P2:r1#hi``)."""
 
@@ -150,13 +168,20 @@ class Layout:
     kernels: tuple[KernelEntry, ...]
     unit_bytes: int = 4  # bytes of one slot of one instance: 8 when some location has 64 bits
     fields: tuple[Field, ...] = ()  # one per observable; empty: the raw columns are the observables
-    fin_slot: int | None = None  # quiescence: per-instance count of finished threads (CodegenOptions.quiesce)
-    fin_home: int = 0  # the rank whose heap holds the fin slot
+    fin_slot: int | None = None  # quiescence: per-instance wait word (QUIET_COUNT_MASK etc.), then one confirm word per thread
+    fin_home: int = 0  # the rank whose heap holds the fin slot and the confirm words
 
     @property
     def n_slots(self) -> int:
-        """Slots per instance in each heap (physical locations + scratch, + the fin counter)."""
-        return self.scratch_slot + 1 + (self.fin_slot is not None)
+        """Slots per instance in each heap (physical locations + scratch, + the wait word and one
+        confirm word per thread when the kernels quiesce)."""
+        return self.scratch_slot + 1 + (1 + len(self.threads) if self.fin_slot is not None else 0)
+
+    def confirm_slot(self, thread: str) -> int:
+        """The heap slot (on ``fin_home``) of ``thread``'s confirm word (quiescing kernels only)."""
+        if self.fin_slot is None:
+            raise ValueError(f"{self.test_id}: kernels without quiescence have no confirm words")
+        return self.fin_slot + 1 + self.threads.index(thread)
 
     @property
     def unit_words(self) -> int:
@@ -193,7 +218,7 @@ class Layout:
 
     @property
     def status_column(self) -> int:
-        """The column of ``out`` holding the spin-timeout bits."""
+        """The column of ``out`` holding the spin-timeout bits (and :data:`HUNG_BIT`)."""
         return len(self.out_columns) - 1
 
     def n_instances(self, progs_per_role: int) -> int:

@@ -7,15 +7,24 @@ from dataclasses import dataclass, field
 from litmus.errors import Problem, UnsupportedError
 from litmus.ir import (BRANCH_CMP, NEGATED_BRANCH, Barrier, Branch, Compute, Const, Fence, Label, Load, Operand,
                        ProxyFence, Reg, Rmw, Spin, Store, spin_exit_text)
+from litmus.codegen.layout import (HUNG_BIT, QUIET_COUNT_MASK, QUIET_FINISHED, QUIET_VERSION_MASK,
+                                   QUIET_VERSION_SHIFT)
 from litmus.codegen.options import Features
 
 
 QUIET_CHECK = 64
-"""A quiescent spin (``ThreadContext.fin``) reads its instance's fin word every this many reads."""
+"""A quiescent spin (``ThreadContext.fin``) looks at its instance's wait word every this many reads."""
 
-QUIET_GRACE = 64
-"""Reads a spin still makes after it saw every other thread of its instance finished, before
-it gives up (their last writes may reach it after their fin increments: nothing orders them)."""
+QUIET_ROUNDS = 2
+"""Checks in a row that must find every thread of the instance finished or waiting before a
+spin tries to prove the hang: the reads in between (at least :data:`QUIET_CHECK`) are still a
+chance to see a late write the ordinary way, without the acquire the proof takes."""
+
+QUIET_PARK = 1 + (1 << QUIET_VERSION_SHIFT)
+"""Added to the wait word when a thread starts waiting or finishes: one more, a new version."""
+
+QUIET_UNPARK = -1 + (1 << QUIET_VERSION_SHIFT)
+"""Added when a thread stops waiting (its spin exited, or it gave up): one fewer, a new version."""
 
 HARNESS_TAG = "# harness"
 """Ends a line inside an op's code that is harness, not the op (litmus.audit.op_code skips it)."""
@@ -60,8 +69,11 @@ class ThreadContext:
     wide: set[str] = field(default_factory=set)  # register variables holding 64 bits (int64)
     zero64: str = "zero64"  # the role's all-zero int64 vector
     scratches: dict[str, str] = field(default_factory=dict)  # Triton type -> this thread's typed scratch pointer
-    fin: str | None = None  # pointer to the instance's fin word (quiescence; None: spins run to their bound)
-    fin_others: int = 0  # the other threads of an instance: the fin count at which no write can come
+    fin: str | None = None  # pointer to the instance's wait word (quiescence; None: spins run to their bound)
+    quiet_threads: int = 0  # threads of an instance: the wait count at which no write can come
+    confirm: str | None = None  # pointer to this thread's confirm word (quiescence)
+    confirm_others: tuple[str, ...] = ()  # pointers to the other threads' confirm words
+    quiet_scope: str = "gpu"  # scope of the harness's atomics on those words
 
     def dtype(self, loc: str) -> str:
         """The Triton element type of the accesses to ``loc`` (``int32``: plain 32-bit)."""
@@ -372,17 +384,45 @@ class Emitter:
         done, val, it, got = (self._fresh(s) for s in ("spin_done", "spin_val", "spin_it", "spin_got"))
         rd = ins.read
         tag = "" if dtype == "int32" else f", {self._bits(dtype)} bits"
-        quiet = self._fresh("spin_quiet") if ctx.fin else None
-        settled = f"{done} | ({quiet} > {QUIET_GRACE})" if quiet else done  # exited, or gave up
+        quiet = ctx.fin is not None
+        hung = self._fresh("spin_hung") if quiet else None
+        settled = f"{done} | {hung}" if quiet else done  # exited, or proven hung
         lines = [f"# spin until {spin_exit_text(ins)} ({rd.kind} read{tag}, at most {bound} reads; "
                  f"timeout -> status bit {bit})"
-                 + (f"; gives up {QUIET_GRACE} reads after every other thread of the instance finished" if quiet else ""),
+                 + ("; ends early, status HUNG_BIT, once every thread of the instance is provably stuck" if quiet else ""),
                  f"{done} = {'(' + ctx.mask + ') == 0' if ctx.mask else ctx.zero + ' != 0'}",
                  f"{val} = {ctx.zero if dtype == 'int32' else ctx.zero + '.to(tl.' + dtype + ')'}",
                  f"{it} = 0"]
-        if quiet:
-            lines.append(f"{quiet} = {ctx.zero}  {HARNESS_TAG}: reads since the others finished (0: not yet)")
+        if hung is not None:
+            parked, streak = self._fresh("spin_parked"), self._fresh("spin_quiet")
+            lines += [f"{hung} = {ctx.zero} != 0  {HARNESS_TAG}: lanes whose instance is proven hung",
+                      f"{parked} = {ctx.zero}  {HARNESS_TAG}: lanes counted waiting in the wait word",
+                      f"{streak} = {ctx.zero}  {HARNESS_TAG}: checks in a row that found every thread waiting or finished"]
         lines.append(f"while (tl.reduce(tl.where({settled}, 0, 1), 0, _any) > 0) & ({it} < {bound}):")
+        read = self._spin_read(ctx, index, ins, ptr, dtype, got, f"{done} == 0", f"tl.where({done}, {{scratch}}, {ptr})", "")
+        body = read + [f"{val} = tl.where({done}, {val}, {got})",
+                       f"{done} = {done} | ({_spin_test(got, ins)})",
+                       f"{it} += 1"]
+        tail: list[str] = []
+        if hung is not None:
+            body += self._quiet_check(ctx, index, ins, ptr, dtype, it, done, val, hung, parked, streak)
+            tail = [f"_ = tl.atomic_add({ctx.fin}, {ctx.zero} + {QUIET_UNPARK}, mask={parked} != 0, sem=\"relaxed\", "
+                    f"scope=\"{ctx.quiet_scope}\")  {HARNESS_TAG}: no longer waiting (a new version)"]
+        lines += ["    " + b for b in body]
+        lines += tail
+        timeout = f"tl.where({hung}, {HUNG_BIT}, {1 << bit})" if hung is not None else str(1 << bit)
+        lines.append(f"{ctx.status} = {ctx.status} | tl.where({done}, 0, {timeout})")
+        if ins.reg is not None:
+            var = ctx.regs[ins.reg]
+            lines.append(f"{var} = {self._to_reg(val, dtype, var in ctx.wide)}")
+        return lines
+
+    def _spin_read(self, ctx: ThreadContext, index: int, ins: Spin, ptr: str, dtype: str, got: str,
+                   live: str, cas_ptr: str, suffix: str) -> list[str]:
+        """Lines that read spin ``ins``'s location into ``got`` on the lanes ``live``; a CAS spin
+        reads ``cas_ptr`` (``{scratch}`` in it: the thread's scratch word, where lanes not read
+        go); ``suffix`` ends each code line (the harness tag)."""
+        rd = ins.read
         if rd.kind == "cas":
             if rd.reset is None:
                 raise self._unsupported(ctx, ins, "a cas spin needs `reset`")
@@ -394,29 +434,61 @@ class Emitter:
                 exp, new = f"{ctx.zero} + {ins.until}", f"{ctx.zero} + {rd.reset}"
             else:  # tl.atomic_cas takes operands of the pointer's type
                 exp, new = (f"{self._value(Const(v), ctx, dtype)}.to(tl.{dtype})" for v in (ins.until, rd.reset))
-            body = [f"# cas spin: atom.{rd.sem}.{rd.scope}.cas(flag, {ins.until}, {rd.reset}) until it returns {ins.until}",
-                    f"{got} = tl.atomic_cas(tl.where({done}, {ctx.scratch_of(dtype)}, {ptr}), {exp}, "
-                    f'{new}, sem="{rd.sem}", scope="{rd.scope}")']
-        else:
-            expr, notes = self._read(ctx, index, ptr, f"{done} == 0", rd.sem, rd.scope, rd.volatile,
-                                     f"spin read {ins.loc}", dtype, ins)
-            body = notes + [f"{got} = {expr}"]
-        body += [f"{val} = tl.where({done}, {val}, {got})",
-                 f"{done} = {done} | ({_spin_test(got, ins)})",
-                 f"{it} += 1"]
-        if quiet:
-            fin = self._fresh("spin_fin")
-            body += [f"if {it} % {QUIET_CHECK} == 0:  {HARNESS_TAG}: has every other thread of the instance finished?",
-                     f"    {fin} = tl.load({ctx.fin}, mask=({done} == 0) & ({quiet} == 0), other=0, volatile=True)  "
-                     f"{HARNESS_TAG}",
-                     f"    {quiet} = tl.where(({quiet} == 0) & ({fin} >= {ctx.fin_others}), 1, {quiet})  {HARNESS_TAG}",
-                     f"{quiet} = tl.where({quiet} > 0, {quiet} + 1, {quiet})  {HARNESS_TAG}"]
-        lines += ["    " + b for b in body]
-        lines.append(f"{ctx.status} = {ctx.status} | tl.where({done}, 0, {1 << bit})")
-        if ins.reg is not None:
-            var = ctx.regs[ins.reg]
-            lines.append(f"{var} = {self._to_reg(val, dtype, var in ctx.wide)}")
-        return lines
+            return [f"# cas spin: atom.{rd.sem}.{rd.scope}.cas(flag, {ins.until}, {rd.reset}) until it returns {ins.until}",
+                    f"{got} = tl.atomic_cas({cas_ptr.format(scratch=ctx.scratch_of(dtype))}, {exp}, "
+                    f'{new}, sem="{rd.sem}", scope="{rd.scope}"){suffix}']
+        expr, notes = self._read(ctx, index, ptr, live, rd.sem, rd.scope, rd.volatile,
+                                 f"spin read {ins.loc}", dtype, ins)
+        return notes + [f"{got} = {expr}{suffix}"]
+
+    def _quiet_check(self, ctx: ThreadContext, index: int, ins: Spin, ptr: str, dtype: str, it: str, done: str,
+                     val: str, hung: str, parked: str, streak: str) -> list[str]:
+        """The harness lines of a quiescent spin's loop (docs/codegen.md "Quiescent hangs"): every
+        :data:`QUIET_CHECK` reads a waiting lane counts itself in the wait word (release), and
+        once :data:`QUIET_ROUNDS` checks in a row found every thread of its instance waiting or
+        finished, it tries to prove the hang: an acquire read of the wait word, one more read
+        of the location (which may still exit the spin), a confirm word naming the version, and
+        the other threads' confirm words.  All confirmed at one version (or finished): no thread
+        can write again, so the lane and its instance are ``hung``."""
+        h, scope, z = HARNESS_TAG, ctx.quiet_scope, ctx.zero
+        live, word, check, again, exits, ver, other = (self._fresh(s) for s in (
+            "quiet_live", "quiet_word", "quiet_check", "quiet_got", "quiet_exits", "quiet_ver", "quiet_other"))
+        count = f"({word} & {QUIET_COUNT_MASK})"
+        inner = [
+            f"{live} = ({done} == 0) & ({hung} == 0)  {h}",
+            f'_ = tl.atomic_add({ctx.fin}, {z} + {QUIET_PARK}, mask={live} & ({parked} == 0), sem="release", '
+            f'scope="{scope}")  {h}: waiting (release: this thread\'s writes so far come first)',
+            f"{parked} = tl.where({live}, 1, {parked})  {h}",
+            f"{word} = tl.load({ctx.fin}, mask={live}, other=0, volatile=True)  {h}",
+            f"{hung} = {hung} | ({live} & (({word} & {HUNG_BIT}) != 0))  {h}: another thread proved the hang",
+            f"{streak} = tl.where({live} & ({count} == {ctx.quiet_threads}), {streak} + 1, 0)  {h}",
+            f"{check} = {live} & ({streak} >= {QUIET_ROUNDS}) & ({hung} == 0)  {h}",
+            f'{word} = tl.atomic_add({ctx.fin}, {z}, mask={check}, sem="acquire", scope="{scope}")  '
+            f"{h}: every write made before a wait or a finish is visible from here",
+            f"{check} = {check} & ({count} == {ctx.quiet_threads}) & (({word} & {HUNG_BIT}) == 0)  {h}",
+        ]
+        kept = len(self.fallbacks)
+        inner += [line for line in self._spin_read(ctx, index, ins, ptr, dtype, again, check,
+                                              f"tl.where({check}, {ptr}, {{scratch}})", f"  {h}")]
+        del self.fallbacks[kept:]  # the spin's own read, already noted
+        inner += [
+            f"{exits} = {check} & ({_spin_test(again, ins)})  {h}",
+            f"{val} = tl.where({exits}, {again}, {val})  {h}",
+            f"{done} = {done} | {exits}  {h}",
+            f"{check} = {check} & ({exits} == 0)  {h}",
+            f"{ver} = ({word} >> {QUIET_VERSION_SHIFT}) & {QUIET_VERSION_MASK}  {h}",
+            f'_ = tl.atomic_xchg({ctx.confirm}, {ver}, mask={check}, sem="relaxed", scope="{scope}")  '
+            f"{h}: confirmed: nothing this lane waits for has come by this version",
+        ]
+        for c in ctx.confirm_others:
+            inner += [f"{other} = tl.load({c}, mask={check}, other=0, volatile=True)  {h}",
+                      f"{check} = {check} & (({other} == {ver}) | ({other} == {QUIET_FINISHED}))  {h}"]
+        inner += [f'_ = tl.atomic_or({ctx.fin}, {z} + {HUNG_BIT}, mask={check}, sem="relaxed", scope="{scope}")  '
+                  f"{h}: proven: tell the other threads",
+                  f"{hung} = {hung} | {check}  {h}"]
+        return [f"if {it} % {QUIET_CHECK} == 0:  {h}: is every thread of the instance waiting or finished?"] + [
+            "    " + line for line in inner]
+
 
 
 def _spin_test(got: str, ins: Spin) -> str:

@@ -59,13 +59,14 @@ def observed_clean(result: LitmusResult) -> str:
 
 
 def inconclusive(result: LitmusResult) -> str:
-    """A run with too few completed instances to claim that nothing forbidden happens."""
+    """A run with too few ended instances to claim that nothing forbidden happens."""
     from litmus.classify import MIN_COMPLETED, MIN_COMPLETED_FRACTION
 
     return "\n".join([
         f"inconclusive on {result.backend} (seed {result.config.seed}, {result.rounds} round(s)): only "
-        f"{result.completed} of {result.instances} instances completed ({result.timeout_count} timed out in a "
-        f"bounded spin); an absence needs >= {MIN_COMPLETED} completed instances and >= "
+        f"{result.ended} of {result.instances} instances ended ({result.completed} completed, {result.hung_count} "
+        f"provably hung, {result.timeout_count} timed out in a bounded spin); an absence needs >= {MIN_COMPLETED} "
+        "ended instances and >= "
         f"{MIN_COMPLETED_FRACTION:.0%} of them, so nothing is proved. Fix: run more instances or rounds "
         "(--litmus-instances, --litmus-time), or raise the spin bound if the spins time out",
         result.histogram_text(),
@@ -75,10 +76,10 @@ def inconclusive(result: LitmusResult) -> str:
 
 def unwitnessed(result: LitmusResult) -> str:
     """A racy variant whose target outcome never appeared (with --litmus-require-witness)."""
-    bound = f"{3 / result.completed:.2g}" if result.completed else "?"
+    bound = f"{3 / result.ended:.2g}" if result.ended else "?"
     return "\n".join([
         f"not witnessed: the model allows the target outcome of {condition_text(result.test)}, "
-        f"but it appeared in 0 of {result.completed} completed instances on {result.backend} "
+        f"but it appeared in 0 of {result.ended} ended instances on {result.backend} "
         f"(seed {result.config.seed}; 95 % bound on its rate: {bound}); run longer or under more stress",
         result.histogram_text(),
         f"reproduce: {result.reproduce}",

@@ -22,13 +22,14 @@ class Outcome:
 
     state: Mapping[str, int]
     count: int
-    label: str  # sc / weak / forbidden / timeout (litmus.classify)
+    label: str  # sc / weak / forbidden / timeout / hang (litmus.classify)
     target: bool  # in the condition's target outcome
 
     @property
     def timed_out(self) -> bool:
-        """A bounded spin ran out of reads: the registers are not a final state."""
-        return self.label == "timeout"
+        """A bounded spin ran out of reads, or the instance provably hung: either way the
+        registers are not a final state."""
+        return self.label in ("timeout", "hang")
 
     def text(self) -> str:
         """``P1:r0=1 P1:r1=0``."""
@@ -87,8 +88,18 @@ class LitmusResult:
 
     @property
     def completed(self) -> int:
-        """Instances that reached a final state (no spin timed out)."""
+        """Instances that reached a final state (every spin exited)."""
         return int(self.detail.completed)
+
+    @property
+    def ended(self) -> int:
+        """Instances that are evidence of absence: completed, or provably hung."""
+        return int(self.detail.ended)
+
+    @property
+    def hung_count(self) -> int:
+        """Instances that provably hung (every thread finished or stuck in a spin that cannot exit)."""
+        return int(self.detail.counts.get("hang", 0))
 
     @property
     def target_count(self) -> int:
@@ -145,7 +156,8 @@ class LitmusResult:
         """Assert ``condition`` held in no observed final state; AssertionError shows the histogram.
 
         Absence needs evidence: it also fails when too few instances completed (see
-        :func:`litmus.classify.enough_evidence`).
+        :func:`litmus.classify.enough_evidence`).  Only completed instances count here, not
+        proven hangs: ``condition`` may name final memory, which a hung instance also has.
         """
         __tracebackhide__ = True
         from litmus.classify import enough_evidence
@@ -188,6 +200,7 @@ class LitmusResult:
             ("litmus_seed", self.config.seed),
             ("litmus_instances", self.instances),
             ("litmus_completed", self.completed),
+            ("litmus_hung", self.hung_count),
             ("litmus_target_count", self.target_count),
             ("litmus_forbidden_count", self.forbidden_count),
             ("litmus_timeout_count", self.timeout_count),

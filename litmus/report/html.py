@@ -352,7 +352,7 @@ def records_table(ctx: Context) -> str:
     heads = [("variant", ""), ("expect", ""), ("model (PTX)", "")]
     heads += [(f"audit {t}", "") for t in audit_targets]
     heads += [("verdict", ""), ("instances", "num"), ("completed", "num"), ("target seen", "num"),
-              ("weak", "num"), ("forbidden", "num"), ("timeout", "num"), ("rate [95 %]", "num"),
+              ("weak", "num"), ("forbidden", "num"), ("timeout", "num"), ("hung", "num"), ("rate [95 %]", "num"),
               ("s to first", "num"), ("seconds", "num"), ("outcomes", "")]
     thead = "".join(f'<th class="{c}">{esc(h)}</th>' for h, c in heads)
     body = []
@@ -374,7 +374,7 @@ def records_table(ctx: Context) -> str:
             f'<td class=num data-v="{completed(r)}">{completed(r):,}</td>'
             f'<td class=num data-v="{r.get("target_count") or 0}">{_num(r.get("target_count", 0))}</td>'
             f'<td class=num>{_num(c.get("weak", 0))}</td><td class=num>{_num(c.get("forbidden", 0))}</td>'
-            f'<td class=num>{_num(c.get("timeout", 0))}</td>'
+            f'<td class=num>{_num(c.get("timeout", 0))}</td><td class=num>{_num(c.get("hang", 0))}</td>'
             f'<td class=num data-v="{rate_key}">{esc(rate_cell(r))}</td>'
             f'<td class=num data-v="{first if isinstance(first, (int, float)) else ""}">'
             f'{f"{first:.3g}" if isinstance(first, (int, float)) else "-"}</td>'

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
 from litmus.ir import LitmusTest
+from litmus.report.rates import ended
 
 WITNESSED = ("racy-witnessed", "VIOLATION")
 
@@ -95,11 +96,10 @@ def _unseen_reason(record: Mapping[str, Any] | None, multi_gpu: bool, one_gpu_ru
         why = ("needs several GPUs: with every rank on one GPU the model forbids the target "
                "(a scope too narrow only across GPUs)")
     elif verdict == "inconclusive":
-        why = f"inconclusive: {record.get('completed', '?')} of {record.get('instances', '?')} instances completed"
+        why = f"inconclusive: {ended(record):,} of {record.get('instances', '?')} instances ended"
     else:
         bound = record.get("bound_95")
-        n = record.get("completed", record.get("instances"))
-        why = f"not seen in {n:,} completed instances (rate < {bound:.2g} at 95 %)" if bound else "not seen"
+        why = f"not seen in {ended(record):,} ended instances (rate < {bound:.2g} at 95 %)" if bound else "not seen"
     return verdict, why
 
 

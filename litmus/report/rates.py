@@ -19,7 +19,7 @@ VERDICT_COLOURS = {
     "inconclusive": "#9467bd",
 }
 
-LABEL_COLOURS = {"sc": "#7f9fbf", "weak": "#f0a202", "forbidden": "#d62728", "timeout": "#9467bd"}
+LABEL_COLOURS = {"sc": "#7f9fbf", "weak": "#f0a202", "forbidden": "#d62728", "timeout": "#9467bd", "hang": "#8c564b"}
 
 
 def verdict_rank(verdict: str | None) -> int:
@@ -37,6 +37,18 @@ def completed(r: Mapping[str, Any]) -> int:
     return max(0, int(r.get("instances") or 0) - int((r.get("counts") or {}).get("timeout", 0)))
 
 
+def ended(r: Mapping[str, Any]) -> int:
+    """Instances that are evidence of absence: completed, or provably hung (``counts["hang"]``;
+    litmus.classify)."""
+    return completed(r) + int((r.get("counts") or {}).get("hang", 0))
+
+
+def timed_out_witnesses(r: Mapping[str, Any]) -> int:
+    """Hang witnesses that timed out rather than provably hung (records without ``hung_witnesses``
+    made before hangs were proven: all of them)."""
+    return int(r.get("hang_witnesses") or 0) - int(r.get("hung_witnesses") or 0)
+
+
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of ``k`` successes in ``n`` trials (95 % by default)."""
     if n <= 0:
@@ -50,18 +62,18 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 def rate_interval(r: Mapping[str, Any]) -> tuple[float, float, float] | None:
     """(rate, low, high) of the target outcome at 95 %: Wilson when seen, (0, 0, 3/N) when not
-    (the rule of three, as the record's ``bound_95``); None without completed instances.
+    (the rule of three, as the record's ``bound_95``); None without ended instances.
 
-    A seen target's trials are the completed instances plus the hang witnesses, which count in
-    ``target_count`` (litmus.classify), so the rate equals the record's ``rate``."""
+    A seen target's trials are the ended instances plus the timed-out hang witnesses, which
+    count in ``target_count`` (litmus.classify), so the rate equals the record's ``rate``."""
     k = int(r.get("target_count") or 0)
     if k == 0:
-        n = completed(r)
+        n = ended(r)
         if n <= 0:
             return None
         bound = r.get("bound_95")
         return 0.0, 0.0, float(bound) if bound is not None else min(1.0, 3.0 / n)
-    n = completed(r) + int(r.get("hang_witnesses") or 0)
+    n = ended(r) + timed_out_witnesses(r)
     if n <= 0:
         return None
     low, high = wilson(k, n)

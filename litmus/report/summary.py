@@ -21,8 +21,8 @@ def _first(r: dict[str, Any]) -> str:
 def markdown_table(records: Iterable[dict[str, Any]]) -> str:
     """One Markdown row per record: pattern, variant, expectation, verdict, counts, rate."""
     lines = [
-        "| pattern | variant | expect | verdict | instances | target seen | weak | forbidden | timeout | rate (or 95 % bound) | s to first |",
-        "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| pattern | variant | expect | verdict | instances | target seen | weak | forbidden | timeout | hung | rate (or 95 % bound) | s to first |",
+        "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in records:
         c = r.get("counts", {})
@@ -30,7 +30,7 @@ def markdown_table(records: Iterable[dict[str, Any]]) -> str:
         lines.append(
             f"| {r['test']} | {r['variant']} | {r.get('expect') or '-'} | {verdict} | {r['instances']:,} | "
             f"{r['target_count']:,} | {c.get('weak', 0):,} | {c.get('forbidden', 0):,} | {c.get('timeout', 0):,} | "
-            f"{rate_text(r)} | {_first(r)} |"
+            f"{c.get('hang', 0):,} | {rate_text(r)} | {_first(r)} |"
         )
     return "\n".join(lines) + "\n"
 

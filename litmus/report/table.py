@@ -42,6 +42,7 @@ def results_table(results: Sequence[Any], title: str = "") -> Any:
         ("weak", "right"),
         ("forbidden", "right"),
         ("timeout", "right"),
+        ("hung", "right"),
         ("rate", "right"),
     ):
         table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
@@ -50,7 +51,7 @@ def results_table(results: Sequence[Any], title: str = "") -> Any:
         expect = t.expect.outcome if t.expect else "-"
         if res.verdict is None:
             table.add_row(escape(t.name), escape(t.variant), expect,
-                          f"[dim]skipped: {escape(res.skipped or '')}[/dim]", *["-"] * 6)
+                          f"[dim]skipped: {escape(res.skipped or '')}[/dim]", *["-"] * 7)
             continue
         v = res.verdict
         style = VERDICT_STYLE.get(v.verdict, "")
@@ -64,6 +65,7 @@ def results_table(results: Sequence[Any], title: str = "") -> Any:
             f"{v.counts['weak']:,}",
             f"{v.counts['forbidden']:,}",
             f"{v.counts['timeout']:,}",
+            f"{v.counts.get('hang', 0):,}",
             _rate(res),
         )
     return table

@@ -8,8 +8,9 @@ from typing import Any, Mapping, Protocol, Sequence
 from litmus.ir import LitmusTest
 from litmus.run.config import RunConfig
 
-# One histogram row: (final state over observables(test), a spin timed out, count).
-Row = tuple[Mapping[str, int], bool, int]
+# One histogram row: (final state over observables(test), status, count), status one of
+# litmus.status: COMPLETED (0), TIMED_OUT (1) or HUNG (2); only COMPLETED is false.
+Row = tuple[Mapping[str, int], int, int]
 
 
 @dataclass
@@ -49,9 +50,9 @@ class Backend(Protocol):
 
 
 def merge_rows(rows: Sequence[Row]) -> list[Row]:
-    """Add up rows with the same state and timeout flag."""
-    acc: dict[tuple[tuple[tuple[str, int], ...], bool], int] = {}
-    for state, timed_out, count in rows:
-        key = (tuple(sorted((k, int(v)) for k, v in state.items())), bool(timed_out))
+    """Add up rows with the same state and status."""
+    acc: dict[tuple[tuple[tuple[str, int], ...], int], int] = {}
+    for state, status, count in rows:
+        key = (tuple(sorted((k, int(v)) for k, v in state.items())), int(status))
         acc[key] = acc.get(key, 0) + int(count)
     return [(dict(k), t, n) for (k, t), n in acc.items()]

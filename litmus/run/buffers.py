@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
-from litmus.codegen.layout import Layout
+from litmus.codegen.layout import HUNG_BIT, Layout
 from litmus.codegen.widths import fill_value
 from litmus.run.backend import Row
 
@@ -192,8 +192,17 @@ def outcome_matrix(out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout:
 
 
 def timed_out(out: "torch.Tensor", layout: Layout) -> "torch.Tensor":
-    """bool ``[n_instances]``: some spin of the instance ran out of reads."""
+    """bool ``[n_instances]``: the instance did not complete (a spin ran out of reads, or it
+    provably hung)."""
     return out[:, layout.status_column] != 0
+
+
+def status_codes(word: "torch.Tensor") -> "torch.Tensor":
+    """int32 :mod:`litmus.status` codes of status words (the ``out`` status column): 0 none set
+    (completed), 2 only :data:`HUNG_BIT` (hung), 1 any spin's timeout bit (timed out)."""
+    import torch
+
+    return (word != 0).to(torch.int32) + (word == HUNG_BIT).to(torch.int32)
 
 
 @dataclass(frozen=True)
@@ -362,33 +371,33 @@ def init_strided(layout: Layout, heaps: Sequence["torch.Tensor"], plan: HeapPlan
 
 def count_rows(outs: Sequence["torch.Tensor"], heaps: Sequence["torch.Tensor"], layout: Layout,
                strides: tuple[int, int]) -> list[Row]:
-    """``(state, timed out, count)`` rows of every instance of a round.
+    """``(state, status, count)`` rows of every instance of a round (status: :mod:`litmus.status`).
 
     ``outs``: the ``out`` tensors of the round's roles (each writes only its own columns and
     status bits; they are or-ed together), ``heaps``: the test's heaps in rank order, read with
     ``strides`` = ``(loc_stride, inst_stride)``.  The timeout flag is one more column of the
-    same count, so a round costs one ``bincount`` (see :func:`count_columns`).
+    same count (:func:`status_codes`), so a round costs one ``bincount`` (see :func:`count_columns`).
     Raises ``RuntimeError`` if the counts do not add up to the instances.
     """
     import torch
 
     out = outs[0] if len(outs) == 1 else merge_rank_outputs(outs)
     cols = [c.to(out.device) for c in raw_columns(out, heaps, layout, strides)]
-    cols.append((out[:, layout.status_column] != 0).to(torch.int32))
+    cols.append(status_codes(out[:, layout.status_column]))
     try:
         counts = count_columns(cols)
     except RuntimeError as e:
         raise RuntimeError(f"{layout.test_id}: {e}") from None
-    return decoded_rows(layout, ((values[:-1], bool(values[-1]), count) for values, count in counts.items()))
+    return decoded_rows(layout, ((values[:-1], int(values[-1]), count) for values, count in counts.items()))
 
 
-def decoded_rows(layout: Layout, raw: "Iterable[tuple[tuple[int, ...], bool, int]]") -> list[Row]:
-    """``(state, timed out, count)`` rows from counts of raw rows (``layout.raw_keys`` values):
+def decoded_rows(layout: Layout, raw: "Iterable[tuple[tuple[int, ...], int, int]]") -> list[Row]:
+    """``(state, status, count)`` rows from counts of raw rows (``layout.raw_keys`` values):
     each raw row decoded into the observables' values, equal states merged."""
     keys = layout.observables
     if layout.plain:
         return [(dict(zip(keys, values)), late, count) for values, late, count in raw]
-    merged: dict[tuple[tuple[int, ...], bool], int] = {}
+    merged: dict[tuple[tuple[int, ...], int], int] = {}
     for values, late, count in raw:
         k = (layout.decode(values), late)
         merged[k] = merged.get(k, 0) + count

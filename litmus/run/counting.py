@@ -15,7 +15,7 @@ or location is two of them); each counted row is decoded into the observables af
 The key's value ranges (lowest value and radix per column) are the previous round's: a value
 outside them lands in an overflow bin, and then the round's bounds are read again and it is
 counted once more, so a count is exact whatever the values.  Key spaces larger than
-:data:`MAX_BINS` go to ``count_rows``.  The status column counts as timed out / not (0 or 1).
+:data:`MAX_BINS` go to ``count_rows``.  The status column counts as its :mod:`litmus.status` code (0 completed, 1 timed out, 2 hung).
 
 Imports torch and triton lazily; the kernel runs under the Triton interpreter too (tests).
 """
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     import torch
 
 MAX_BINS = 1 << 12
-"""Largest key space (outcome tuples x timed out) counted by the kernel; larger ones use ``count_rows``."""
+"""Largest key space (outcome tuples x status) counted by the kernel; larger ones use ``count_rows``."""
 
 COUNT_BLOCK = 2048
 """Instances per program of the count kernel."""
@@ -54,7 +54,7 @@ def litmus_count(cols, strides, lows, radix, hist, n, space, NCOLS: tl.constexpr
         base = tl.load(cols + c).to(tl.pointer_type(tl.int32))
         v = tl.load(base + i * tl.load(strides + c), mask=live, other=0)
         if STATUS and c == NCOLS - 1:
-            v = (v != 0).to(tl.int32)
+            v = (v != 0).to(tl.int32) + (v == 1073741824).to(tl.int32)  # HUNG_BIT alone: hung
         d = v - tl.load(lows + c)
         r = tl.load(radix + c)
         ok = ok & (d >= 0) & (d < r)
@@ -98,7 +98,7 @@ class OutcomeCounter:
 
     def count(self, out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout: Layout,
               strides: tuple[int, int]) -> list[Row]:
-        """``(state, timed out, count)`` rows of every instance of a round (see ``count_rows``).
+        """``(state, status, count)`` rows of every instance of a round (see ``count_rows``).
 
         Raises ``RuntimeError`` if the counts do not add up to the instances.
         """
@@ -128,14 +128,15 @@ class OutcomeCounter:
         for k, c in enumerate(hist[: ranges.space]):
             if c:
                 values = ranges.decode(k)
-                raw.append((values[:-1], bool(values[-1]), c))
+                raw.append((values[:-1], int(values[-1]), c))
         return decoded_rows(layout, raw)
 
     @staticmethod
     def _bounds(cols: Sequence["torch.Tensor"]) -> Ranges:
-        """The columns' value ranges (one host round trip); the status column last, as 0/1."""
+        """The columns' value ranges (one host round trip); the status column last, as its code
+        0, 1 or 2."""
         ranges = column_ranges(cols[:-1])
-        return Ranges(ranges.lows + (0,), ranges.radix + (2,))
+        return Ranges(ranges.lows + (0,), ranges.radix + (3,))
 
     def _histogram(self, cols: Sequence["torch.Tensor"], ranges: Ranges, n: int) -> list[int]:
         """Counts per key, then the out-of-range and the spare bin (one host round trip)."""

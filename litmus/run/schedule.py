@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from litmus.ir import Barrier, Branch, LitmusTest, Spin
 from litmus.run.backend import Round
 from litmus.run.config import RunConfig
+from litmus.status import ended
 
 PROBE_INSTANCES = 1 << 20
 """The first round of each environment of a variant that spins, under a time budget."""
@@ -44,6 +45,24 @@ SIZE_LADDER = (0, 4, 7)
 """A hunting variant's rounds of one environment, under a budget, take the requested size
 shifted right by these in turn (2^24, 2^20, 2^17 for the default 2^24; never under
 :data:`MIN_ROUND_INSTANCES`, nor over what fits the round cap)."""
+
+
+FILL_STRETCH = 8.0
+"""A filling variant whose time budget is spent runs on, up to this many budgets in all, when
+its rate of ended instances says that it reaches its bound by then (:func:`keeps_filling`)."""
+
+
+def keeps_filling(spent: float, budget: float, ended: int, instances: int, bound: float) -> bool:
+    """Whether a filling variant (a conformance variant run to a bound) that has spent ``spent``
+    seconds of its ``budget``, with ``ended`` of ``instances`` instances ended, should run on:
+    its bound 3/N <= ``bound`` is not met yet, at least half its instances end (so more time
+    can meet it), and at its rate so far it meets it within :data:`FILL_STRETCH` budgets."""
+    if spent <= 0 or ended <= 0 or spent >= FILL_STRETCH * budget or 2 * ended < instances:
+        return False
+    need = 3.0 / bound
+    if ended >= need:
+        return False
+    return spent + (need - ended) * spent / ended <= FILL_STRETCH * budget
 
 
 def round_cap(time_budget: float) -> float:
@@ -72,9 +91,9 @@ class _EnvRecord:
 
     instances: int  # the size its next round may take at most (the probe, then what fits the cap)
     rounds: int = 0
-    completed: int = 0  # completed instances in rounds after its first
+    completed: int = 0  # ended instances (completed, or provably hung) in rounds after its first
     seconds: float = 0.0  # seconds of rounds after its first
-    first_rate: float = 0.0  # completed instances per second of its first round (compile included)
+    first_rate: float = 0.0  # ended instances per second of its first round (compile included)
 
     @property
     def rate(self) -> float:
@@ -130,7 +149,7 @@ class RoundPlan:
     def record(self, r: Round) -> None:
         """Account for the round just run (the one :meth:`next` last described)."""
         rec = self._envs[self._last]
-        completed = sum(n for _, timed_out, n in r.rows if not timed_out)
+        completed = sum(n for _, status, n in r.rows if ended(status))
         if rec.rounds == 0:
             rec.first_rate = completed / r.seconds if r.seconds > 0 else 0.0
         else:

@@ -10,6 +10,7 @@ from hypothesis import given, strategies as st
 from litmus.classify import MIN_COMPLETED, MIN_COMPLETED_FRACTION, classify, in_target, rule_of_three
 from litmus.condition import parse_prop
 from litmus.ir import Condition, Const, Expectation, Load, LitmusTest, Location, Store, Thread
+from litmus.status import HUNG, TIMED_OUT
 
 MP = LitmusTest(
     name="MP",
@@ -43,7 +44,7 @@ def hist(*rows: tuple[int, int, int]) -> list:
 def test_weak_outcome_witnessed_is_racy_witnessed() -> None:
     v = classify(MP, hist((0, 0, 5), (1, 1, 4), (1, 0, 1)), model(PTX_WEAK, True), model(SC, False))
     assert v.verdict == "racy-witnessed"
-    assert v.counts == {"sc": 9, "weak": 1, "forbidden": 0, "timeout": 0}
+    assert v.counts == {"sc": 9, "weak": 1, "forbidden": 0, "timeout": 0, "hang": 0}
     assert v.instances == 10 and v.target_count == 1
     assert v.observation == "Sometimes"
     assert v.rate == 0.1 and v.bound_95 is None
@@ -109,7 +110,7 @@ def test_spins_that_all_time_out_give_inconclusive_not_correct() -> None:
     forbidden = replace(MP, expect=Expectation("forbidden", "rel/acq"))
     v = classify(forbidden, [(dict(st_(0, 0)), True, 10_000)], model(SC, False), model(SC, False))
     assert v.verdict == "inconclusive" and v.completed == 0 and v.bound_95 is None
-    assert any("only 0 of 10,000 instances completed" in n for n in v.notes)
+    assert any("only 0 of 10,000 instances ended" in n for n in v.notes)
 
 
 def test_the_bound_counts_only_completed_instances() -> None:
@@ -117,6 +118,45 @@ def test_the_bound_counts_only_completed_instances() -> None:
     rows = hist((1, 1, 600)) + [(dict(st_(0, 0)), True, 400)]
     v = classify(forbidden, rows, model(SC, False), model(SC, False))
     assert (v.verdict, v.instances, v.completed, v.bound_95) == ("correct", 1000, 600, 3 / 600)
+
+
+def hanging(possible_hang: bool) -> SimpleNamespace:
+    return SimpleNamespace(allowed_states=tuple(SC), target_reachable=False, possible_hang=possible_hang)
+
+
+def test_proven_hangs_are_ended_instances_and_count_toward_the_bound() -> None:
+    forbidden = replace(MP, expect=Expectation("forbidden", "rel/acq", may_hang=True))
+    rows = hist((1, 1, 10)) + [(dict(st_(0, 0)), HUNG, 990), (dict(st_(0, 0)), TIMED_OUT, 5)]
+    v = classify(forbidden, rows, hanging(True), model(SC, False))
+    assert (v.verdict, v.instances, v.completed, v.hung, v.ended) == ("correct", 1005, 10, 990, 1000)
+    assert v.counts["hang"] == 990 and v.counts["timeout"] == 5
+    assert v.bound_95 == 3 / 1000 and v.bound_completed == 3 / 10
+    assert any("990 instance(s) provably hung" in n and "3/N = 0.3" in n for n in v.notes)
+    # counted as timeouts instead, the same run has too little evidence
+    as_timeouts = hist((1, 1, 10)) + [(dict(st_(0, 0)), TIMED_OUT, 995)]
+    assert classify(forbidden, as_timeouts, hanging(True), model(SC, False)).verdict == "inconclusive"
+
+
+def test_a_proven_hang_the_model_does_not_allow_is_a_violation() -> None:
+    forbidden = replace(MP, expect=Expectation("forbidden", "rel/acq"))
+    rows = hist((1, 1, 500)) + [(dict(st_(0, 0)), HUNG, 1)]
+    v = classify(forbidden, rows, hanging(False), model(SC, False))
+    assert v.verdict == "VIOLATION" and v.counts["forbidden"] == 1 and v.counts["hang"] == 0
+
+
+@given(st.integers(0, 300), st.integers(0, 300), st.integers(0, 300))
+def test_hangs_never_make_the_bound_weaker_than_timeouts_would(done: int, hung: int, late: int) -> None:
+    """Moving instances from timed out to provably hung only adds evidence: the verdict can
+    only go from inconclusive to correct, and the bound only shrink."""
+    forbidden = replace(MP, expect=Expectation("forbidden", "rel/acq", may_hang=True))
+    base = hist((1, 1, done))
+    proven = classify(forbidden, base + [(dict(st_(0, 0)), HUNG, hung), (dict(st_(0, 0)), TIMED_OUT, late)],
+                      hanging(True), model(SC, False))
+    unproven = classify(forbidden, base + [(dict(st_(0, 0)), TIMED_OUT, hung + late)], hanging(True), model(SC, False))
+    assert proven.instances == unproven.instances and proven.completed == unproven.completed == done
+    if unproven.verdict == "correct":
+        assert proven.verdict == "correct" and proven.bound_95 <= unproven.bound_95
+    assert proven.verdict in ("correct", "inconclusive")
 
 
 def test_a_sighting_needs_no_minimum() -> None:

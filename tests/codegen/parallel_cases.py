@@ -5,7 +5,9 @@ Under ``TRITON_INTERPRET=1`` the programs of one launch run one after another, a
 program each emitted op runs over all lanes before the next.  Instances never share words, so
 instance ``x`` sees its roles' ops in the order (program that plays the role, position of the op
 in the program), and a spin that is not satisfied when it runs never will be (nothing else runs
-meanwhile): it times out.  :func:`simulate` replays that order per instance.
+meanwhile): it times out, or, in a quiescing kernel (``CodegenOptions.quiesce``) whose other
+threads have all run already, it is proven hung.  :func:`simulate` replays that order per
+instance.
 """
 
 from __future__ import annotations
@@ -64,14 +66,16 @@ def assert_instance_matches(got: dict, x: int, test: LitmusTest, layout, order: 
                             name: str) -> None:
     """Instance ``x`` of a runner's answer ``got`` (registers, final memory, status bits) is what
     :func:`simulate` predicts when thread ``t`` runs in program ``program_of[t]``."""
-    regs, mem, timeouts = simulate(test, order, program_of)
+    from litmus.codegen.layout import HUNG_BIT
+
+    regs, mem, timeouts, hung = simulate(test, order, program_of, quiesce=layout.fin_slot is not None)
     row = got["out"][x]
     for col, key in enumerate(layout.out_columns[:-1]):
         thread, reg = key.split(":", 1)
         assert row[col] == regs[thread].get(reg, 0), (name, x, key, program_of)
     for loc, values in got["locs"].items():
         assert values[x] == mem[loc], (name, x, loc, program_of)
-    bits = sum(1 << s.bit for s in layout.spins if (s.thread, s.index) in timeouts)
+    bits = sum(1 << s.bit for s in layout.spins if (s.thread, s.index) in timeouts) | (HUNG_BIT if hung else 0)
     assert row[layout.status_column] == bits, (name, x, program_of)
 
 
@@ -141,14 +145,17 @@ def _rmw(op: str, old: int, value: int) -> int:
             "min": min(old, value), "max": max(old, value)}[op]
 
 
-def simulate(test: LitmusTest, order: list[tuple[str, int]], program_of: dict[str, int]) -> tuple[dict, dict, set]:
-    """Registers, final memory and timed-out ``(thread, op index)`` of one instance whose
-    thread ``t`` runs in program ``program_of[t]``, ops in the kernel's emitted ``order``."""
+def simulate(test: LitmusTest, order: list[tuple[str, int]], program_of: dict[str, int],
+             quiesce: bool = False) -> tuple[dict, dict, set, set]:
+    """Registers, final memory, timed-out and proven-hung ``(thread, op index)`` of one
+    instance whose thread ``t`` runs in program ``program_of[t]``, ops in the kernel's emitted
+    ``order``.  With ``quiesce``, a spin that cannot exit is hung, not timed out, when every
+    other thread's program ran before its own (they all finished: the proof succeeds)."""
     pos = {op: n for n, op in enumerate(order)}
     events = sorted(pos, key=lambda op: (program_of[op[0]], pos[op]))
     mem = {loc.name: loc.init for loc in test.locations}
     regs = {t.name: dict(t.reg_init) for t in test.threads}
-    timeouts = set()
+    timeouts, hung = set(), set()
     waiting: dict[str, str | None] = {t.name: None for t in test.threads}  # the label a branch went to
     branch = {b: COMPARE[c] for b, c in BRANCH_CMP.items()}
     compute = {"mov": lambda a, b: a, "add": lambda a, b: a + b, "sub": lambda a, b: a - b,
@@ -189,9 +196,10 @@ def simulate(test: LitmusTest, order: list[tuple[str, int]], program_of: dict[st
             if spin_exits(ins, old) and ins.read.kind == "cas":
                 mem[ins.loc] = ins.read.reset
             if not spin_exits(ins, old):
-                timeouts.add((name, i))
+                alone = all(program_of[t.name] < program_of[name] for t in test.threads if t.name != name)
+                (hung if quiesce and alone else timeouts).add((name, i))
             if ins.reg is not None:
                 r[ins.reg] = old
         elif not isinstance(ins, (Fence, Barrier)):
             raise TypeError(ins)
-    return regs, mem, timeouts
+    return regs, mem, timeouts, hung

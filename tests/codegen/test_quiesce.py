@@ -1,12 +1,15 @@
 """Quiescent hangs (``CodegenOptions.quiesce``): in a test that may hang, every thread counts
-itself finished in its instance's fin word, and a spin gives up once every other thread of the
-instance has finished and the value it waits for has not come: a certain hang ends after a few
-hundred reads instead of its bound.
+itself in its instance's wait word while it waits in a spin or once it has finished, and a
+spin proves the instance hung once every thread is counted and each waiting one has confirmed,
+after an acquire, that its value has not come: a certain hang ends after a few hundred reads
+instead of its bound, with status HUNG (an ended instance), not a timeout.
 
 The interpreter cases run with a spin bound of 10^8 reads: under TRITON_INTERPRET=1 a spin whose
-writer has already run and left another value is a certain hang, so without the give-up each
+writer has already run and left another value is a certain hang, so without the proof each
 such spin would take hours and the subprocess would time out.  Their outcomes must still be the
-ones the exact simulation (``parallel_cases.simulate``) predicts, spins that hang timing out.
+ones the exact simulation (``parallel_cases.simulate``) predicts, spins that hang proven hung.
+The proof between threads that wait on each other at once is tested with the cpu backend (one
+process per role), in tests/run/test_quiesce_cpu.py.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from dataclasses import replace
 import pytest
 
 from litmus.codegen import CodegenOptions, generate
+from litmus.codegen.layout import HUNG_BIT, QUIET_COUNT_MASK, QUIET_FINISHED
+from litmus.codegen.ops import QUIET_PARK, QUIET_UNPARK
 from litmus.codegen.options import RUN_KERNELS
 from litmus.ir import Spin
 from litmus.spec import load_tests
@@ -28,8 +33,9 @@ CASES: list[dict] = [
     for tid in ("MP-reset-race[relacq-plain-reset]", "MP-reset-race[iris-cas-signal-cas-reset]",
                 "MP-reset-race[relaxed-plain-reset]")
 ] + [
-    # P0 spins before P1 has run (programs run in order), so no other thread has finished: its
-    # spins must not give up early, and run to the (small) bound as the simulation says
+    # P0 spins before P1 has run (programs run in order), so no other thread is waiting or
+    # finished: its spins must not give up early, and run to the (small) bound as the
+    # simulation says; P1 then runs after P0 finished, and its hang is proven
     {"name": "vllm-not-quiescent", "id": "BUG-vllm-8558[buggy-one-set-relacq]", "programs": 1, "block": 4,
      "iterations": 2, "seed": 3, "quiesce": True, "spin_bound": 150},
 ]
@@ -55,23 +61,31 @@ def test_only_variants_that_may_hang_get_a_fin_word_and_the_others_compile_as_be
 
 
 @pytest.mark.parametrize("mode, scope", [("grid", "gpu"), ("parallel", "gpu"), ("rank", "sys")])
-def test_each_thread_counts_itself_finished_once_after_its_last_op(mode: str, scope: str) -> None:
+def test_each_thread_marks_itself_finished_once_after_its_last_op(mode: str, scope: str) -> None:
     test = load_case_test("MP-reset-race[relacq-plain-reset]")
     source = generate(test, CodegenOptions(backend="interpreter", mode=mode, block=4, quiesce=True))
-    text = source.text
-    assert source.layout.fin_slot == source.layout.scratch_slot + 1 == source.layout.n_slots - 1
+    text, layout = source.text, source.layout
+    assert layout.fin_slot == layout.scratch_slot + 1
+    assert [layout.confirm_slot(t) for t in layout.threads] == [layout.fin_slot + 1 + k for k in range(2)]
+    assert layout.n_slots == layout.fin_slot + 1 + len(layout.threads)
     for t in test.threads:
+        k = layout.threads.index(t.name)
         marker = f"# --- harness: {t.name} finished"
         assert text.count(marker) == 1, (mode, t.name)
         last = text.index(f"# --- {t.name}[{len(t.instrs) - 1}]")
         assert last < text.index(marker), (mode, t.name)
-        assert f'tl.atomic_add(f_T{source.layout.threads.index(t.name)}, ' in text
-    assert f'sem="relaxed", scope="{scope}")' in text
-    # every spin of a quiescing kernel checks the fin word; without quiesce none does
+        tail = text[text.index(marker):].splitlines()[1:3]
+        assert tail[0].strip().startswith(f"_ = tl.atomic_xchg(c_T{k}_{k}, ") and f"+ {QUIET_FINISHED}" in tail[0]
+        assert tail[1].strip().startswith(f"tl.atomic_add(f_T{k}, ") and f"+ {QUIET_PARK}" in tail[1]
+        assert f'sem="release", scope="{scope}")' in tail[1]
+    # every spin of a quiescing kernel waits (release), proves (acquire) and stops waiting once
     spins = sum(isinstance(i, Spin) for t in test.threads for i in t.instrs)
-    assert text.count("spin_fin") == 2 * spins  # loaded, then compared
+    assert text.count(f'+ {QUIET_PARK}, mask=') == spins
+    assert text.count(f'sem="acquire", scope="{scope}")  # harness: every write') == spins
+    assert text.count(f'+ {QUIET_UNPARK}, mask=') == spins
+    assert text.count(f" + {HUNG_BIT}, mask=") == spins  # tells the others
     plain = generate(test, CodegenOptions(backend="interpreter", mode=mode, block=4)).text
-    assert "spin_fin" not in plain and "harness: P0 finished" not in plain
+    assert "quiet_" not in plain and "harness: P0 finished" not in plain and str(HUNG_BIT) not in plain
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +100,15 @@ def test_certain_hangs_give_up_early_and_outcomes_match_the_simulation(results: 
     layout = generate(test, CodegenOptions(backend="interpreter", mode="grid", block=case["block"],
                                            quiesce=True)).layout
     n = case["programs"] * case["block"] * case["iterations"]
-    assert got["fin"] == [len(test.threads)] * n  # every thread finished every instance once
+    # every thread finished every instance once, and every wait ended
+    assert [w & QUIET_COUNT_MASK for w in got["fin"]] == [len(test.threads)] * n
     assert_grid_run_matches(got, case, test, layout)
-    # under the interpreter each of these variants hangs in every instance
-    assert all(row[layout.status_column] != 0 for row in got["out"])
+    status = [row[layout.status_column] for row in got["out"]]
+    if case["name"].startswith("MP-reset-race"):
+        # under the interpreter the consumer runs after the producer finished: every instance
+        # hangs, and every hang is proven (no spin ran to its bound of 10^8 reads)
+        assert status == [HUNG_BIT] * n
+        assert all(w & HUNG_BIT for w in got["fin"])
+    else:
+        # P0 ran first, while P1 had not started: P0 timed out, P1 proved its own hang
+        assert all(s & HUNG_BIT and s & ~HUNG_BIT for s in status)

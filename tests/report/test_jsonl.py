@@ -58,8 +58,8 @@ def test_report_command_summarises_a_results_file(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "backend cpu, device x86" in res.output
     assert "correct: 1, racy-witnessed: 1" in res.output
-    assert "| MP | a | allowed | racy-witnessed | 100 | 2 | 2 | 0 | 0 | 0.02 | 0.50 |" in res.output
-    assert "| MP | b | forbidden | correct | 300 | 0 | 0 | 0 | 0 | < 0.01 | 0.50 |" in res.output
+    assert "| MP | a | allowed | racy-witnessed | 100 | 2 | 2 | 0 | 0 | 0 | 0.02 | 0.50 |" in res.output
+    assert "| MP | b | forbidden | correct | 300 | 0 | 0 | 0 | 0 | 0 | < 0.01 | 0.50 |" in res.output
     res = CliRunner().invoke(main, ["report", str(out), "--verdict", "correct"])
     assert "MP[b]" in res.output and "MP[a]" not in res.output
 

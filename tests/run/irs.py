@@ -68,3 +68,34 @@ def unsupported_rmw() -> LitmusTest:
         condition=Condition("exists", Cmp(RegRef("P0", "r0"), "==", Const(0)), "P0:r0 == 0"),
         source_file="tests/run/irs.py",
     )
+
+
+def mutual_wait() -> LitmusTest:
+    """P0 waits for a == 1 and P1 for b == 1, and nobody writes either: every instance hangs,
+    with both threads waiting at once (no thread ever finishes first)."""
+    return LitmusTest(
+        name="MutualWait", variant="",
+        locations=(Location("a", 0, 0), Location("b", 0, 1)),
+        threads=(Thread("P0", 0, 0, (Spin("a", 1, SpinRead("load", "acquire", "sys"), bound=100000, reg="r0"),)),
+                 Thread("P1", 1, 0, (Spin("b", 1, SpinRead("load", "acquire", "sys"), bound=100000, reg="r0"),))),
+        condition=Condition("exists", Cmp(RegRef("P1", "r0"), "==", Const(1)), "P1:r0 == 1"),
+        expect=Expectation("forbidden", "nobody writes the flags", may_hang=True),
+        source_file="tests/run/irs.py",
+    )
+
+
+def handshake() -> LitmusTest:
+    """Each thread raises its flag (release) and waits for the other's (acquire): every instance
+    completes, however late the other thread's flag comes.  It declares ``may_hang`` only so that
+    its kernels quiesce: a proof of a hang here would be a false one."""
+    return LitmusTest(
+        name="Handshake", variant="",
+        locations=(Location("a", 0, 0), Location("b", 0, 1)),
+        threads=(Thread("P0", 0, 0, (Store("b", Const(1), sem="release", scope="sys"),
+                                     Spin("a", 1, SpinRead("load", "acquire", "sys"), bound=100000, reg="r0"))),
+                 Thread("P1", 1, 0, (Store("a", Const(1), sem="release", scope="sys"),
+                                     Spin("b", 1, SpinRead("load", "acquire", "sys"), bound=100000, reg="r0")))),
+        condition=Condition("exists", Cmp(RegRef("P1", "r0"), "==", Const(0)), "P1:r0 == 0"),
+        expect=Expectation("forbidden", "both flags are raised before either wait", may_hang=True),
+        source_file="tests/run/irs.py",
+    )

@@ -11,7 +11,8 @@ from litmus.condition import parse_prop
 from litmus.ir import Condition, Const, Load, LitmusTest, Location, Spin, Store, Thread
 from litmus.run.backend import Round
 from litmus.run.config import PRESETS, RunConfig
-from litmus.run.schedule import (MIN_ROUND_INSTANCES, PROBE_INSTANCES, SIZE_LADDER, WARM_ROUNDS, RoundPlan, may_wait,
+from litmus.run.schedule import (FILL_STRETCH, MIN_ROUND_INSTANCES, PROBE_INSTANCES, SIZE_LADDER, WARM_ROUNDS, RoundPlan,
+                                 keeps_filling, may_wait,
                                  round_cap)
 
 ENVS = tuple(replace(PRESETS["default"], name=n) for n in ("a", "b", "c"))
@@ -146,3 +147,21 @@ def test_may_wait_is_true_for_spins_and_false_for_straight_line_tests() -> None:
     straight = replace(spin, threads=(Thread("P0", 0, 0, (Load("r0", "f"),)),
                                       Thread("P1", 0, 1, (Store("f", Const(1)),))))
     assert may_wait(spin) and not may_wait(straight)
+
+
+def test_a_filling_variant_runs_on_only_while_its_bound_is_in_reach() -> None:
+    # 1e9 ended in 1.5 s of a 1.5 s budget, 3e9 needed for 1e-9: 3 s more, within 8 budgets
+    assert keeps_filling(1.5, 1.5, 10**9, 10**9, 1e-9)
+    # 1e8 in 1.5 s: 3e9 would take 45 s
+    assert not keeps_filling(1.5, 1.5, 10**8, 10**8, 1e-9)
+    # the bound is met already, or most instances time out (more time cannot make it a verdict)
+    assert not keeps_filling(1.5, 1.5, 4 * 10**9, 4 * 10**9, 1e-9)
+    assert not keeps_filling(1.5, 1.5, 10**9, 3 * 10**9, 1e-9)
+
+
+@given(st.floats(0.01, 100), st.floats(0.1, 10), st.integers(0, 10**10), st.integers(0, 10**10),
+       st.floats(1e-12, 1e-3))
+def test_running_on_never_passes_the_stretch_nor_a_met_bound(spent: float, budget: float, ended: int, extra: int,
+                                                            bound: float) -> None:
+    if keeps_filling(spent, budget, ended, ended + extra, bound):
+        assert spent < FILL_STRETCH * budget and 3.0 / ended > bound and 2 * ended >= ended + extra

@@ -1,0 +1,48 @@
+"""Proven hangs between threads that wait at once (``CodegenOptions.quiesce``), on the cpu
+backend, where every role is its own process and the roles run concurrently.
+
+Under the interpreter's one-program-at-a-time grid (tests/codegen/test_quiesce.py) a waiting
+thread only ever meets threads that have finished; here two threads wait for each other at the
+same time, so the proof must go through the confirm words (docs/codegen.md "Quiescent hangs").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from litmus.run.config import RunConfig
+from litmus.spec import load_paths
+from litmus.status import COMPLETED, HUNG, TIMED_OUT
+from tests.run import irs
+
+pytestmark = pytest.mark.timeout(300)
+
+BOUND = 20000  # reads: far more than a proof takes (a few hundred), far fewer than a default bound
+
+
+def _statuses(rows: list) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for _, status, n in rows:
+        out[int(status)] = out.get(int(status), 0) + n
+    return out
+
+
+def test_two_threads_waiting_on_each_other_are_proven_hung_not_timed_out(cpu_backend) -> None:
+    r = cpu_backend.run_round(irs.mutual_wait(), RunConfig(instances=32, spin_bound=BOUND, seed=3), 0)
+    assert _statuses(r.rows) == {HUNG: 32}
+    assert all(state["P0:r0"] == 0 and state["P1:r0"] == 0 for state, _, _ in r.rows)
+
+
+def test_a_wait_that_is_answered_is_never_proven_hung(cpu_backend) -> None:
+    r = cpu_backend.run_round(irs.handshake(), RunConfig(instances=32, spin_bound=BOUND, seed=3), 0)
+    assert _statuses(r.rows) == {COMPLETED: 32}
+
+
+def test_the_vllm_one_set_barrier_shows_nothing_forbidden_and_every_instance_ends(cpu_backend) -> None:
+    test = next(t for t in load_paths(["catalog/bugs_vllm_8558.yaml"]) if t.id == "BUG-vllm-8558[buggy-one-set-relacq]")
+    r = cpu_backend.run_round(test, RunConfig(instances=64, spin_bound=BOUND, seed=5), 0)
+    counts = _statuses(r.rows)
+    assert sum(counts.values()) == 64 and TIMED_OUT not in counts, counts
+    for state, status, n in r.rows:
+        if status == COMPLETED:
+            assert state["P1:r1"] == 2 and state["P1:r2"] == 1, state  # release/acquire carried x

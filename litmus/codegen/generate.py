@@ -110,17 +110,18 @@ def quiesces(test: LitmusTest, options: CodegenOptions) -> bool:
             and any(isinstance(i, Spin) for t in test.threads for i in t.instrs))
 
 
-def fin_lines(layout: Layout, t: Thread, ctx: ThreadContext) -> list[str]:
-    """After thread ``t``'s last op: mark its confirm word finished and count it in its
-    instance's wait word, with release so that its writes come first (harness, not a test
-    event; nothing without a fin slot).  Scope: :func:`quiet_scope`."""
+def fin_lines(layout: Layout, t: Thread, ctx: ThreadContext, emitter: Emitter) -> list[str]:
+    """After thread ``t``'s last op: a fence, then its confirm word marked finished (a release
+    pattern: its writes come first) and its count in the instance's wait word (harness, not a
+    test event; nothing without a fin slot).  Scope: :func:`quiet_scope`."""
     if layout.fin_slot is None:
         return []
     mk = f", mask={ctx.mask}" if ctx.mask else ""
     scope = quiet_scope(layout)
     return [f"# --- harness: {t.name} finished (in the wait word, so that a certain hang can be proven)",
+            emitter.harness_fence(ctx, "release: this thread's writes come before its finish"),
             f'_ = tl.atomic_xchg({ctx.confirm}, {ctx.zero} + {QUIET_FINISHED}{mk}, sem="relaxed", scope="{scope}")',
-            f'tl.atomic_add(f_{ctx.ident}, {ctx.zero} + {QUIET_PARK}{mk}, sem="release", scope="{scope}")']
+            f'tl.atomic_add(f_{ctx.ident}, {ctx.zero} + {QUIET_PARK}{mk}, sem="relaxed", scope="{scope}")']
 
 
 def _role_header(role: tuple[Thread, ...], options: CodegenOptions) -> list[str]:
@@ -285,7 +286,7 @@ def _op_lines(emitter: Emitter, order: list[tuple[Thread, ThreadContext, int]],
         else:
             lines += emitter.emit(ctx, i, ins)
         if layout is not None and i == len(t.instrs) - 1:
-            lines += fin_lines(layout, t, ctx)
+            lines += fin_lines(layout, t, ctx, emitter)
     return lines
 
 

@@ -394,10 +394,11 @@ class Emitter:
                  f"{val} = {ctx.zero if dtype == 'int32' else ctx.zero + '.to(tl.' + dtype + ')'}",
                  f"{it} = 0"]
         if hung is not None:
-            parked, streak = self._fresh("spin_parked"), self._fresh("spin_quiet")
+            parked, streak, mine = self._fresh("spin_parked"), self._fresh("spin_quiet"), self._fresh("spin_mine")
             lines += [f"{hung} = {ctx.zero} != 0  {HARNESS_TAG}: lanes whose instance is proven hung",
                       f"{parked} = {ctx.zero}  {HARNESS_TAG}: lanes counted waiting in the wait word",
-                      f"{streak} = {ctx.zero}  {HARNESS_TAG}: checks in a row that found every thread waiting or finished"]
+                      f"{streak} = {ctx.zero}  {HARNESS_TAG}: checks in a row that found every thread waiting or finished",
+                      f"{mine} = {ctx.zero} - 2  {HARNESS_TAG}: what this lane last wrote in its confirm word"]
         lines.append(f"while (tl.reduce(tl.where({settled}, 0, 1), 0, _any) > 0) & ({it} < {bound}):")
         read = self._spin_read(ctx, index, ins, ptr, dtype, got, f"{done} == 0", f"tl.where({done}, {{scratch}}, {ptr})", "")
         body = read + [f"{val} = tl.where({done}, {val}, {got})",
@@ -405,7 +406,7 @@ class Emitter:
                        f"{it} += 1"]
         tail: list[str] = []
         if hung is not None:
-            body += self._quiet_check(ctx, index, ins, ptr, dtype, it, done, val, hung, parked, streak)
+            body += self._quiet_check(ctx, index, ins, ptr, dtype, it, done, val, hung, parked, streak, mine)
             tail = [f"_ = tl.atomic_add({ctx.fin}, {ctx.zero} + {QUIET_UNPARK}, mask={parked} != 0, sem=\"relaxed\", "
                     f"scope=\"{ctx.quiet_scope}\")  {HARNESS_TAG}: no longer waiting (a new version)"]
         lines += ["    " + b for b in body]
@@ -441,54 +442,88 @@ class Emitter:
                                  f"spin read {ins.loc}", dtype, ins)
         return notes + [f"{got} = {expr}{suffix}"]
 
+    def harness_fence(self, ctx: ThreadContext, why: str, mask: str | None = None) -> str:
+        """One line: a ``fence.acq_rel`` at the quiescence harness's scope, on the lanes in
+        ``mask`` (every lane without one): inline PTX, predicated per lane; without inline asm,
+        an acq_rel RMW on the thread's scratch word.  Neither an atomic with release or acquire
+        semantics nor a reduction over the program: Triton brackets both with ``bar.sync``, a
+        CTA barrier that would change the test's timing."""
+        scope, var = ctx.quiet_scope, self._fresh("quiet_fence")
+        if self.features.inline_asm and mask is None:
+            return (f'{var} = tl.inline_asm_elementwise("fence.acq_rel.{scope}; mov.u32 $0, 0;", "=r", [], '
+                    f"dtype=tl.int32, is_pure=False, pack=1)  {HARNESS_TAG}: {why}")
+        if self.features.inline_asm:
+            return (f'{var} = tl.inline_asm_elementwise("{{ .reg .pred p; setp.ne.s32 p, $1, 0; @p fence.acq_rel.{scope}; '
+                    f'mov.u32 $0, 0; }}", "=r,r", [tl.where({mask}, 1, 0)], dtype=tl.int32, is_pure=False, pack=1)  '
+                    f"{HARNESS_TAG}: {why}")
+        return (f'{var} = tl.atomic_add({ctx.scratch}, {ctx.zero}{self._mask_kw(mask)}, sem="acq_rel", '
+                f'scope="{scope}")  {HARNESS_TAG}: {why}')
+
     def _quiet_check(self, ctx: ThreadContext, index: int, ins: Spin, ptr: str, dtype: str, it: str, done: str,
-                     val: str, hung: str, parked: str, streak: str) -> list[str]:
-        """The harness lines of a quiescent spin's loop (docs/codegen.md "Quiescent hangs"): every
-        :data:`QUIET_CHECK` reads a waiting lane counts itself in the wait word (release), and
-        once :data:`QUIET_ROUNDS` checks in a row found every thread of its instance waiting or
-        finished, it tries to prove the hang: an acquire read of the wait word, one more read
-        of the location (which may still exit the spin), a confirm word naming the version, and
-        the other threads' confirm words.  All confirmed at one version (or finished): no thread
-        can write again, so the lane and its instance are ``hung``."""
+                     val: str, hung: str, parked: str, streak: str, mine: str) -> list[str]:
+        """The harness lines of a quiescent spin's loop (docs/codegen.md "Quiescent hangs").
+
+        Every :data:`QUIET_CHECK` reads a waiting lane counts itself in the wait word, and once
+        :data:`QUIET_ROUNDS` checks in a row found every thread of its instance waiting or
+        finished at one version ``v`` of the word, it tries to prove the hang in two phases:
+        it releases its writes (a fence, then ``2v`` in its confirm word); once every other
+        thread has released at ``v`` or finished, it acquires (a fence after reading their
+        confirm words), reads its location once more (which may still exit the spin) and
+        confirms ``2v + 1``.  When every other thread has confirmed ``2v + 1`` or finished, no
+        thread can write again: the lane and its instance are hung.  Only the relaxed count
+        runs at every check; the fences run only while a proof is under way."""
         h, scope, z = HARNESS_TAG, ctx.quiet_scope, ctx.zero
-        live, word, check, again, exits, ver, other = (self._fresh(s) for s in (
-            "quiet_live", "quiet_word", "quiet_check", "quiet_got", "quiet_exits", "quiet_ver", "quiet_other"))
+        live, word, check, ver, again, exits, other = (self._fresh(s) for s in (
+            "quiet_live", "quiet_word", "quiet_check", "quiet_ver", "quiet_got", "quiet_exits", "quiet_other"))
         count = f"({word} & {QUIET_COUNT_MASK})"
+        released, verified = f"(2 * {ver})", f"(2 * {ver} + 1)"
+
+        def others_at(states: list[str]) -> list[str]:
+            lines = []
+            for c in ctx.confirm_others:
+                ok = " | ".join(f"({other} == {st})" for st in states + [str(QUIET_FINISHED)])
+                lines += [f"{other} = tl.load({c}, mask={check}, other=0, volatile=True)  {h}",
+                          f"{check} = {check} & ({ok})  {h}"]
+            return lines
+
         inner = [
             f"{live} = ({done} == 0) & ({hung} == 0)  {h}",
-            f'_ = tl.atomic_add({ctx.fin}, {z} + {QUIET_PARK}, mask={live} & ({parked} == 0), sem="release", '
-            f'scope="{scope}")  {h}: waiting (release: this thread\'s writes so far come first)',
+            f'_ = tl.atomic_add({ctx.fin}, {z} + {QUIET_PARK}, mask={live} & ({parked} == 0), sem="relaxed", '
+            f'scope="{scope}")  {h}: waiting',
             f"{parked} = tl.where({live}, 1, {parked})  {h}",
             f"{word} = tl.load({ctx.fin}, mask={live}, other=0, volatile=True)  {h}",
             f"{hung} = {hung} | ({live} & (({word} & {HUNG_BIT}) != 0))  {h}: another thread proved the hang",
             f"{streak} = tl.where({live} & ({count} == {ctx.quiet_threads}), {streak} + 1, 0)  {h}",
             f"{check} = {live} & ({streak} >= {QUIET_ROUNDS}) & ({hung} == 0)  {h}",
-            f'{word} = tl.atomic_add({ctx.fin}, {z}, mask={check}, sem="acquire", scope="{scope}")  '
-            f"{h}: every write made before a wait or a finish is visible from here",
-            f"{check} = {check} & ({count} == {ctx.quiet_threads}) & (({word} & {HUNG_BIT}) == 0)  {h}",
+            f"{ver} = ({word} >> {QUIET_VERSION_SHIFT}) & {QUIET_VERSION_MASK}  {h}",
+            f"{check} = {check} & ({mine} != {released}) & ({mine} != {verified})  {h}: not yet released at this version",
+            self.harness_fence(ctx, "release: this thread's writes come before its confirm word", check),
+            f'_ = tl.atomic_xchg({ctx.confirm}, {released}, mask={check}, sem="relaxed", scope="{scope}")  {h}',
+            f"{mine} = tl.where({check}, {released}, {mine})  {h}",
+            f"{check} = {live} & ({streak} >= {QUIET_ROUNDS}) & ({hung} == 0) & ({mine} == {released})  {h}",
+        ] + others_at([released, verified]) + [
+            self.harness_fence(ctx, "acquire: every write released at this version is visible from here", check),
         ]
         kept = len(self.fallbacks)
-        inner += [line for line in self._spin_read(ctx, index, ins, ptr, dtype, again, check,
-                                              f"tl.where({check}, {ptr}, {{scratch}})", f"  {h}")]
+        inner += self._spin_read(ctx, index, ins, ptr, dtype, again, check,
+                                 f"tl.where({check}, {ptr}, {{scratch}})", f"  {h}")
         del self.fallbacks[kept:]  # the spin's own read, already noted
         inner += [
             f"{exits} = {check} & ({_spin_test(again, ins)})  {h}",
             f"{val} = tl.where({exits}, {again}, {val})  {h}",
             f"{done} = {done} | {exits}  {h}",
             f"{check} = {check} & ({exits} == 0)  {h}",
-            f"{ver} = ({word} >> {QUIET_VERSION_SHIFT}) & {QUIET_VERSION_MASK}  {h}",
-            f'_ = tl.atomic_xchg({ctx.confirm}, {ver}, mask={check}, sem="relaxed", scope="{scope}")  '
-            f"{h}: confirmed: nothing this lane waits for has come by this version",
+            f'_ = tl.atomic_xchg({ctx.confirm}, {verified}, mask={check}, sem="relaxed", scope="{scope}")  '
+            f"{h}: nothing this lane waits for has come by this version",
+            f"{mine} = tl.where({check}, {verified}, {mine})  {h}",
+            f"{check} = {live} & ({done} == 0) & ({streak} >= {QUIET_ROUNDS}) & ({hung} == 0) & ({mine} == {verified})  {h}",
+        ] + others_at([verified]) + [
+            f'_ = tl.atomic_or({ctx.fin}, {z} + {HUNG_BIT}, mask={check}, sem="relaxed", scope="{scope}")  '
+            f"{h}: proven: tell the other threads",
+            f"{hung} = {hung} | {check}  {h}",
         ]
-        for c in ctx.confirm_others:
-            inner += [f"{other} = tl.load({c}, mask={check}, other=0, volatile=True)  {h}",
-                      f"{check} = {check} & (({other} == {ver}) | ({other} == {QUIET_FINISHED}))  {h}"]
-        inner += [f'_ = tl.atomic_or({ctx.fin}, {z} + {HUNG_BIT}, mask={check}, sem="relaxed", scope="{scope}")  '
-                  f"{h}: proven: tell the other threads",
-                  f"{hung} = {hung} | {check}  {h}"]
         return [f"if {it} % {QUIET_CHECK} == 0:  {h}: is every thread of the instance waiting or finished?"] + [
             "    " + line for line in inner]
-
 
 
 def _spin_test(got: str, ins: Spin) -> str:

@@ -100,6 +100,7 @@ def build_layout(test: LitmusTest, options: CodegenOptions) -> Layout:
         fields=widths.fields(test, locs, regs, observables(test)),
         fin_slot=n_physical + 1 if quiesces(test, options) else None,
         fin_home=min(t.rank for t in test.threads),
+        quiet_proof=proves_hangs(test),
     )
 
 
@@ -110,6 +111,14 @@ def quiesces(test: LitmusTest, options: CodegenOptions) -> bool:
             and any(isinstance(i, Spin) for t in test.threads for i in t.instrs))
 
 
+def proves_hangs(test: LitmusTest) -> bool:
+    """Whether ``test``'s quiescing kernels prove their hangs (a conformance variant: its target
+    is declared forbidden, and a proven hang is evidence of its absence) rather than give up
+    once the other threads finished (a variant hunting an allowed target: a proof takes fences,
+    and fences change what the test shows)."""
+    return test.expect is not None and test.expect.outcome == "forbidden"
+
+
 def fin_lines(layout: Layout, t: Thread, ctx: ThreadContext, emitter: Emitter) -> list[str]:
     """After thread ``t``'s last op: a fence, then its confirm word marked finished (a release
     pattern: its writes come first) and its count in the instance's wait word (harness, not a
@@ -118,8 +127,8 @@ def fin_lines(layout: Layout, t: Thread, ctx: ThreadContext, emitter: Emitter) -
         return []
     mk = f", mask={ctx.mask}" if ctx.mask else ""
     scope = quiet_scope(layout)
-    return [f"# --- harness: {t.name} finished (in the wait word, so that a certain hang can be proven)",
-            emitter.harness_fence(ctx, "release: this thread's writes come before its finish"),
+    fence = [emitter.harness_fence(ctx, "release: this thread's writes come before its finish")] if ctx.quiet_proof else []
+    return [f"# --- harness: {t.name} finished (its confirm word and the wait word: quiescent hangs)"] + fence + [
             f'_ = tl.atomic_xchg({ctx.confirm}, {ctx.zero} + {QUIET_FINISHED}{mk}, sem="relaxed", scope="{scope}")',
             f'tl.atomic_add(f_{ctx.ident}, {ctx.zero} + {QUIET_PARK}{mk}, sem="relaxed", scope="{scope}")']
 
@@ -191,7 +200,7 @@ def _quiet_fields(layout: Layout, t: Thread, p: str) -> dict[str, object]:
     me = layout.threads.index(t.name)
     return {"fin": f"f_{p}", "quiet_threads": len(layout.threads), "confirm": f"c_{p}_{me}",
             "confirm_others": tuple(f"c_{p}_{k}" for k in range(len(layout.threads)) if k != me),
-            "quiet_scope": quiet_scope(layout)}
+            "quiet_scope": quiet_scope(layout), "quiet_proof": layout.quiet_proof}
 
 
 def quiet_scope(layout: Layout) -> str:

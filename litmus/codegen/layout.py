@@ -170,6 +170,7 @@ class Layout:
     fields: tuple[Field, ...] = ()  # one per observable; empty: the raw columns are the observables
     fin_slot: int | None = None  # quiescence: per-instance wait word (QUIET_COUNT_MASK etc.), then one confirm word per thread
     fin_home: int = 0  # the rank whose heap holds the fin slot and the confirm words
+    quiet_proof: bool = True  # quiescing spins prove hangs (status HUNG_BIT); else they give up (a timeout)
 
     @property
     def n_slots(self) -> int:

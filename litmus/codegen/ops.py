@@ -15,6 +15,10 @@ from litmus.codegen.options import Features
 QUIET_CHECK = 64
 """A quiescent spin (``ThreadContext.fin``) looks at its instance's wait word every this many reads."""
 
+QUIET_GRACE = 64
+"""A spin that does not prove (``ThreadContext.quiet_proof`` off) gives up this many reads after
+it saw every other thread of its instance finished: a timeout, with no ordering asked of anyone."""
+
 QUIET_ROUNDS = 2
 """Checks in a row that must find every thread of the instance finished or waiting before a
 spin tries to prove the hang: the reads in between (at least :data:`QUIET_CHECK`) are still a
@@ -74,6 +78,7 @@ class ThreadContext:
     confirm: str | None = None  # pointer to this thread's confirm word (quiescence)
     confirm_others: tuple[str, ...] = ()  # pointers to the other threads' confirm words
     quiet_scope: str = "gpu"  # scope of the harness's atomics on those words
+    quiet_proof: bool = True  # prove hangs (fences while a proof is under way); else give up, a timeout
 
     def dtype(self, loc: str) -> str:
         """The Triton element type of the accesses to ``loc`` (``int32``: plain 32-bit)."""
@@ -385,11 +390,13 @@ class Emitter:
         rd = ins.read
         tag = "" if dtype == "int32" else f", {self._bits(dtype)} bits"
         quiet = ctx.fin is not None
-        hung = self._fresh("spin_hung") if quiet else None
-        settled = f"{done} | {hung}" if quiet else done  # exited, or proven hung
+        hung = self._fresh("spin_hung") if quiet and ctx.quiet_proof else None
+        gave = self._fresh("spin_gave") if quiet and not ctx.quiet_proof else None
+        settled = f"{done} | {hung}" if hung else (f"{done} | ({gave} > {QUIET_GRACE})" if gave else done)
         lines = [f"# spin until {spin_exit_text(ins)} ({rd.kind} read{tag}, at most {bound} reads; "
                  f"timeout -> status bit {bit})"
-                 + ("; ends early, status HUNG_BIT, once every thread of the instance is provably stuck" if quiet else ""),
+                 + ("; ends early, status HUNG_BIT, once every thread of the instance is provably stuck" if hung else "")
+                 + (f"; gives up {QUIET_GRACE} reads after every other thread of the instance finished" if gave else ""),
                  f"{done} = {'(' + ctx.mask + ') == 0' if ctx.mask else ctx.zero + ' != 0'}",
                  f"{val} = {ctx.zero if dtype == 'int32' else ctx.zero + '.to(tl.' + dtype + ')'}",
                  f"{it} = 0"]
@@ -405,6 +412,9 @@ class Emitter:
                        f"{done} = {done} | ({_spin_test(got, ins)})",
                        f"{it} += 1"]
         tail: list[str] = []
+        if gave is not None:
+            lines.insert(len(lines) - 1, f"{gave} = {ctx.zero}  {HARNESS_TAG}: reads since every other thread finished (0: not yet)")
+            body += self._give_up_check(ctx, it, done, gave)
         if hung is not None:
             body += self._quiet_check(ctx, index, ins, ptr, dtype, it, done, val, hung, parked, streak, mine)
             tail = [f"_ = tl.atomic_add({ctx.fin}, {ctx.zero} + {QUIET_UNPARK}, mask={parked} != 0, sem=\"relaxed\", "
@@ -458,6 +468,22 @@ class Emitter:
                     f"{HARNESS_TAG}: {why}")
         return (f'{var} = tl.atomic_add({ctx.scratch}, {ctx.zero}{self._mask_kw(mask)}, sem="acq_rel", '
                 f'scope="{scope}")  {HARNESS_TAG}: {why}')
+
+    def _give_up_check(self, ctx: ThreadContext, it: str, done: str, gave: str) -> list[str]:
+        """The harness lines of a spin that does not prove its hang (a hunting variant): every
+        :data:`QUIET_CHECK` reads it looks at the other threads' confirm words, and
+        :data:`QUIET_GRACE` reads after it saw them all finished it gives up (a timeout).  Plain
+        loads only: no count, no fence, nothing that could order the test's accesses."""
+        h = HARNESS_TAG
+        alone, other = self._fresh("quiet_alone"), self._fresh("quiet_other")
+        inner = [f"{alone} = ({done} == 0) & ({gave} == 0)  {h}"]
+        for c in ctx.confirm_others:
+            inner += [f"{other} = tl.load({c}, mask={alone}, other=0, volatile=True)  {h}",
+                      f"{alone} = {alone} & ({other} == {QUIET_FINISHED})  {h}"]
+        inner.append(f"{gave} = tl.where({alone}, 1, {gave})  {h}")
+        return ([f"if {it} % {QUIET_CHECK} == 0:  {h}: has every other thread of the instance finished?"]
+                + ["    " + line for line in inner]
+                + [f"{gave} = tl.where({gave} > 0, {gave} + 1, {gave})  {h}"])
 
     def _quiet_check(self, ctx: ThreadContext, index: int, ins: Spin, ptr: str, dtype: str, it: str, done: str,
                      val: str, hung: str, parked: str, streak: str, mine: str) -> list[str]:

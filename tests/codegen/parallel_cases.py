@@ -68,7 +68,7 @@ def assert_instance_matches(got: dict, x: int, test: LitmusTest, layout, order: 
     :func:`simulate` predicts when thread ``t`` runs in program ``program_of[t]``."""
     from litmus.codegen.layout import HUNG_BIT
 
-    regs, mem, timeouts, hung = simulate(test, order, program_of, quiesce=layout.fin_slot is not None)
+    regs, mem, timeouts, hung = simulate(test, order, program_of, quiesce=layout.fin_slot is not None and layout.quiet_proof)
     row = got["out"][x]
     for col, key in enumerate(layout.out_columns[:-1]):
         thread, reg = key.split(":", 1)
@@ -149,8 +149,9 @@ def simulate(test: LitmusTest, order: list[tuple[str, int]], program_of: dict[st
              quiesce: bool = False) -> tuple[dict, dict, set, set]:
     """Registers, final memory, timed-out and proven-hung ``(thread, op index)`` of one
     instance whose thread ``t`` runs in program ``program_of[t]``, ops in the kernel's emitted
-    ``order``.  With ``quiesce``, a spin that cannot exit is hung, not timed out, when every
-    other thread's program ran before its own (they all finished: the proof succeeds)."""
+    ``order``.  With ``quiesce`` (a kernel that proves its hangs), a spin that cannot exit is
+    hung, not timed out, when every other thread's program ran before its own (they all
+    finished: the proof succeeds)."""
     pos = {op: n for n, op in enumerate(order)}
     events = sorted(pos, key=lambda op: (program_of[op[0]], pos[op]))
     mem = {loc.name: loc.init for loc in test.locations}

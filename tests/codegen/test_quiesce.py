@@ -124,7 +124,11 @@ def test_certain_hangs_give_up_early_and_outcomes_match_the_simulation(results: 
     assert [w & QUIET_COUNT_MASK for w in got["fin"]] == [len(test.threads)] * n
     assert_grid_run_matches(got, case, test, layout)
     status = [row[layout.status_column] for row in got["out"]]
-    if case["name"].startswith("MP-reset-race"):
+    if case["id"] == "MP-reset-race[relaxed-plain-reset]":
+        # a hunting variant gives up once the producer finished: every instance times out
+        # early (no proof, so a timeout), and nothing ever marks the instance hung
+        assert all(s and not s & HUNG_BIT for s in status) and not any(w & HUNG_BIT for w in got["fin"])
+    elif case["name"].startswith("MP-reset-race"):
         # under the interpreter the consumer runs after the producer finished: every instance
         # hangs, and every hang is proven (no spin ran to its bound of 10^8 reads)
         assert status == [HUNG_BIT] * n
@@ -134,10 +138,34 @@ def test_certain_hangs_give_up_early_and_outcomes_match_the_simulation(results: 
         assert all(s & HUNG_BIT and s & ~HUNG_BIT for s in status)
 
 
+@pytest.mark.parametrize("mode", ["grid", "parallel", "rank"])
+def test_a_variant_hunting_an_allowed_target_gives_up_without_a_proof(mode: str) -> None:
+    """Fences change what a test shows, so a variant whose target is allowed does not prove its
+    hangs: its spins read the others' confirm words (plain volatile loads) and give up
+    QUIET_GRACE reads after all finished, a timeout; its threads finish without a fence."""
+    from litmus.codegen.ops import QUIET_GRACE
+
+    test = load_case_test("MP-reset-race[relaxed-plain-reset]")
+    source = generate(test, CodegenOptions(backend="cuda", mode=mode, block=128, quiesce=True))
+    assert not source.layout.quiet_proof
+    text = source.text
+    assert "fence.acq_rel" not in text and str(HUNG_BIT) not in text and f"+ {QUIET_PARK}, mask=" not in text
+    spins = sum(isinstance(i, Spin) for t in test.threads for i in t.instrs)
+    assert text.count(f"> {QUIET_GRACE}), 0, 1), 0, _any)") == spins
+    assert text.count(f"== {QUIET_FINISHED})  # harness") == spins  # one other thread to wait for
+    assert generate(load_case_test("MP-reset-race[relacq-plain-reset]"),
+                    CodegenOptions(backend="cuda", mode=mode, block=128, quiesce=True)).layout.quiet_proof
+
+
 def test_quiescing_run_kernel_has_the_cta_barriers_of_the_plain_one() -> None:
     from litmus.codegen import compile_variant
 
-    test = load_case_test("MP-reset-race[relaxed-plain-reset]")
+    # relaxed spin reads: an acquire read (the spin's own, which the proof reads once more) is
+    # bracketed with bar.sync by triton 3.9's tl.atomic_load, in the plain kernel's loop as well
+    base = load_case_test("MP-reset-race[relacq-plain-reset]")
+    test = replace(base, threads=tuple(replace(t, instrs=tuple(
+        replace(i, read=replace(i.read, sem="relaxed")) if isinstance(i, Spin) else i for i in t.instrs))
+        for t in base.threads))
     ptx = {q: compile_variant(test, "cuda:90", replace(RUN_KERNELS["parallel"], backend="cuda", quiesce=q)).text("ptx")
            for q in (True, False)}
     assert ptx[True].count("bar.sync") == ptx[False].count("bar.sync")

@@ -47,7 +47,7 @@ shifted right by these in turn (2^24, 2^20, 2^17 for the default 2^24; never und
 :data:`MIN_ROUND_INSTANCES`, nor over what fits the round cap)."""
 
 
-FILL_STRETCH = 8.0
+FILL_STRETCH = 16.0
 """A filling variant whose time budget is spent runs on, up to this many budgets in all, when
 its rate of ended instances says that it reaches its bound by then (:func:`keeps_filling`)."""
 

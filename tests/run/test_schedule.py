@@ -150,7 +150,7 @@ def test_may_wait_is_true_for_spins_and_false_for_straight_line_tests() -> None:
 
 
 def test_a_filling_variant_runs_on_only_while_its_bound_is_in_reach() -> None:
-    # 1e9 ended in 1.5 s of a 1.5 s budget, 3e9 needed for 1e-9: 3 s more, within 8 budgets
+    # 1e9 ended in 1.5 s of a 1.5 s budget, 3e9 needed for 1e-9: 3 s more, within FILL_STRETCH budgets
     assert keeps_filling(1.5, 1.5, 10**9, 10**9, 1e-9)
     # 1e8 in 1.5 s: 3e9 would take 45 s
     assert not keeps_filling(1.5, 1.5, 10**8, 10**8, 1e-9)

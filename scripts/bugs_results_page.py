@@ -47,7 +47,11 @@ def hardware_cell(rec: dict | None) -> str:
     if rec.get("target_count"):
         return f"{verdict}: {rec['target_count']:,} in {rec['completed']:,}"
     if rec.get("bound_95") is not None:
-        return f"{verdict}: 0 in {rec['completed']:,} (3/N = {rec['bound_95']:.1e})"
+        from litmus.report.rates import ended
+
+        n, hung_n = ended(rec), int((rec.get("counts") or {}).get("hang", 0))
+        return (f"{verdict}: 0 in {n:,}" + (f" ended ({hung_n:,} proven hangs)" if hung_n else "")
+                + f" (3/N = {rec['bound_95']:.1e})")
     return verdict
 
 

@@ -119,3 +119,13 @@ def test_four_ranks_run_mp_symm_barrier_and_iriw(tmp_path: Path) -> None:
     for pid in pids:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def test_two_ranks_waiting_on_each_other_are_proven_hung(swapped: RanksBackend) -> None:
+    """Rank mode proves at sys scope, with the wait and confirm words on one rank's heap that
+    the other process reaches through the heap table."""
+    from litmus.status import HUNG
+    from tests.run import irs
+
+    r = swapped.run_round(irs.mutual_wait(), RunConfig(instances=32, seed=3), 0)
+    assert [(status, n) for _, status, n in r.rows] == [(HUNG, 32)]

@@ -120,9 +120,10 @@ def proves_hangs(test: LitmusTest) -> bool:
 
 
 def fin_lines(layout: Layout, t: Thread, ctx: ThreadContext, emitter: Emitter) -> list[str]:
-    """After thread ``t``'s last op: a fence, then its confirm word marked finished (a release
-    pattern: its writes come first) and its count in the instance's wait word (harness, not a
-    test event; nothing without a fin slot).  Scope: :func:`quiet_scope`."""
+    """After thread ``t``'s last op: its confirm word marked finished and its count in the
+    instance's wait word, after a fence in a kernel that proves its hangs (a release pattern:
+    its writes come first); harness, not a test event; nothing without a fin slot.  Scope:
+    :func:`quiet_scope`."""
     if layout.fin_slot is None:
         return []
     mk = f", mask={ctx.mask}" if ctx.mask else ""

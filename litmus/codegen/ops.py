@@ -406,6 +406,8 @@ class Emitter:
                       f"{parked} = {ctx.zero}  {HARNESS_TAG}: lanes counted waiting in the wait word",
                       f"{streak} = {ctx.zero}  {HARNESS_TAG}: checks in a row that found every thread waiting or finished",
                       f"{mine} = {ctx.zero} - 2  {HARNESS_TAG}: what this lane last wrote in its confirm word"]
+        if gave is not None:
+            lines.append(f"{gave} = {ctx.zero}  {HARNESS_TAG}: reads since every other thread finished (0: not yet)")
         lines.append(f"while (tl.reduce(tl.where({settled}, 0, 1), 0, _any) > 0) & ({it} < {bound}):")
         read = self._spin_read(ctx, index, ins, ptr, dtype, got, f"{done} == 0", f"tl.where({done}, {{scratch}}, {ptr})", "")
         body = read + [f"{val} = tl.where({done}, {val}, {got})",
@@ -413,7 +415,6 @@ class Emitter:
                        f"{it} += 1"]
         tail: list[str] = []
         if gave is not None:
-            lines.insert(len(lines) - 1, f"{gave} = {ctx.zero}  {HARNESS_TAG}: reads since every other thread finished (0: not yet)")
             body += self._give_up_check(ctx, it, done, gave)
         if hung is not None:
             body += self._quiet_check(ctx, index, ins, ptr, dtype, it, done, val, hung, parked, streak, mine)
@@ -503,6 +504,7 @@ class Emitter:
             "quiet_live", "quiet_word", "quiet_check", "quiet_ver", "quiet_got", "quiet_exits", "quiet_other"))
         count = f"({word} & {QUIET_COUNT_MASK})"
         released, verified = f"(2 * {ver})", f"(2 * {ver} + 1)"
+        ready = f"{live} & ({streak} >= {QUIET_ROUNDS}) & ({hung} == 0)"  # may try a proof at this check
 
         def others_at(states: list[str]) -> list[str]:
             lines = []
@@ -520,13 +522,13 @@ class Emitter:
             f"{word} = tl.load({ctx.fin}, mask={live}, other=0, volatile=True)  {h}",
             f"{hung} = {hung} | ({live} & (({word} & {HUNG_BIT}) != 0))  {h}: another thread proved the hang",
             f"{streak} = tl.where({live} & ({count} == {ctx.quiet_threads}), {streak} + 1, 0)  {h}",
-            f"{check} = {live} & ({streak} >= {QUIET_ROUNDS}) & ({hung} == 0)  {h}",
+            f"{check} = {ready}  {h}",
             f"{ver} = ({word} >> {QUIET_VERSION_SHIFT}) & {QUIET_VERSION_MASK}  {h}",
             f"{check} = {check} & ({mine} != {released}) & ({mine} != {verified})  {h}: not yet released at this version",
             self.harness_fence(ctx, "release: this thread's writes come before its confirm word", check),
             f'_ = tl.atomic_xchg({ctx.confirm}, {released}, mask={check}, sem="relaxed", scope="{scope}")  {h}',
             f"{mine} = tl.where({check}, {released}, {mine})  {h}",
-            f"{check} = {live} & ({streak} >= {QUIET_ROUNDS}) & ({hung} == 0) & ({mine} == {released})  {h}",
+            f"{check} = {ready} & ({mine} == {released})  {h}",
         ] + others_at([released, verified]) + [
             self.harness_fence(ctx, "acquire: every write released at this version is visible from here", check),
         ]
@@ -542,7 +544,7 @@ class Emitter:
             f'_ = tl.atomic_xchg({ctx.confirm}, {verified}, mask={check}, sem="relaxed", scope="{scope}")  '
             f"{h}: nothing this lane waits for has come by this version",
             f"{mine} = tl.where({check}, {verified}, {mine})  {h}",
-            f"{check} = {live} & ({done} == 0) & ({streak} >= {QUIET_ROUNDS}) & ({hung} == 0) & ({mine} == {verified})  {h}",
+            f"{check} = {ready} & ({done} == 0) & ({mine} == {verified})  {h}",
         ] + others_at([verified]) + [
             f'_ = tl.atomic_or({ctx.fin}, {z} + {HUNG_BIT}, mask={check}, sem="relaxed", scope="{scope}")  '
             f"{h}: proven: tell the other threads",

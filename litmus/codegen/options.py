@@ -51,11 +51,10 @@ class CodegenOptions:
     ``harness``: emit the run harness's per-program pre-stress and start barrier before the
     test's ops (:mod:`litmus.codegen.harness`); the kernels then read a control block at
     ``heap_ptrs[n_ranks]``.
-    ``quiesce``: in a test that declares ``may_hang``, each thread counts itself finished in a
-    per-instance harness word, and a spin gives up early once every other thread of its
-    instance has finished and the value it waits for has still not come after a grace of
-    reads: no write can end it any more (a certain hang), so it need not spin to its bound
-    (see "Quiescent hangs" in docs/codegen.md).  The give-up sets the spin's timeout bit.
+    ``quiesce``: in a test that declares ``may_hang``, spins need not run to their bound once
+    the hang is certain (see "Quiescent hangs" in docs/codegen.md): a conformance variant's
+    spins prove the hang (status ``HUNG_BIT``), a hunting variant's give up once every other
+    thread of the instance has finished (their timeout bit).
     """
 
     backend: str = "cuda"

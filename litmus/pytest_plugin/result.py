@@ -99,7 +99,7 @@ class LitmusResult:
     @property
     def hung_count(self) -> int:
         """Instances that provably hung (every thread finished or stuck in a spin that cannot exit)."""
-        return int(self.detail.counts.get("hang", 0))
+        return int(self.detail.hung)
 
     @property
     def target_count(self) -> int:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from litmus.codegen.layout import Layout
+from litmus.codegen.layout import HUNG_BIT, Layout
 from litmus.run.backend import Row
 from litmus.run.buffers import Ranges, column_ranges
 
@@ -54,7 +54,7 @@ def litmus_count(cols, strides, lows, radix, hist, n, space, NCOLS: tl.constexpr
         base = tl.load(cols + c).to(tl.pointer_type(tl.int32))
         v = tl.load(base + i * tl.load(strides + c), mask=live, other=0)
         if STATUS and c == NCOLS - 1:
-            v = (v != 0).to(tl.int32) + (v == 1073741824).to(tl.int32)  # HUNG_BIT alone: hung
+            v = (v != 0).to(tl.int32) + (v == HUNG_BIT_VALUE).to(tl.int32)  # HUNG_BIT alone: hung
         d = v - tl.load(lows + c)
         r = tl.load(radix + c)
         ok = ok & (d >= 0) & (d < r)
@@ -66,8 +66,9 @@ def litmus_count(cols, strides, lows, radix, hist, n, space, NCOLS: tl.constexpr
 
 
 def count_kernel_source() -> str:
-    """Source of the ``litmus_count`` Triton kernel (a real module; load it from a file)."""
-    return _COUNT_SOURCE
+    """Source of the ``litmus_count`` Triton kernel (a real module; load it from a file), with
+    the status code of ``litmus.run.buffers.status_codes``."""
+    return _COUNT_SOURCE.replace("HUNG_BIT_VALUE", str(HUNG_BIT))
 
 
 def load_count_kernel(interpret: bool = False) -> Any:

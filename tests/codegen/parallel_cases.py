@@ -68,7 +68,7 @@ def assert_instance_matches(got: dict, x: int, test: LitmusTest, layout, order: 
     :func:`simulate` predicts when thread ``t`` runs in program ``program_of[t]``."""
     from litmus.codegen.layout import HUNG_BIT
 
-    regs, mem, timeouts, hung = simulate(test, order, program_of, quiesce=layout.fin_slot is not None and layout.quiet_proof)
+    regs, mem, timeouts, hung = simulate(test, order, program_of, proves=layout.fin_slot is not None and layout.quiet_proof)
     row = got["out"][x]
     for col, key in enumerate(layout.out_columns[:-1]):
         thread, reg = key.split(":", 1)
@@ -146,10 +146,10 @@ def _rmw(op: str, old: int, value: int) -> int:
 
 
 def simulate(test: LitmusTest, order: list[tuple[str, int]], program_of: dict[str, int],
-             quiesce: bool = False) -> tuple[dict, dict, set, set]:
+             proves: bool = False) -> tuple[dict, dict, set, set]:
     """Registers, final memory, timed-out and proven-hung ``(thread, op index)`` of one
     instance whose thread ``t`` runs in program ``program_of[t]``, ops in the kernel's emitted
-    ``order``.  With ``quiesce`` (a kernel that proves its hangs), a spin that cannot exit is
+    ``order``.  With ``proves`` (a kernel that proves its hangs), a spin that cannot exit is
     hung, not timed out, when every other thread's program ran before its own (they all
     finished: the proof succeeds)."""
     pos = {op: n for n, op in enumerate(order)}
@@ -198,7 +198,7 @@ def simulate(test: LitmusTest, order: list[tuple[str, int]], program_of: dict[st
                 mem[ins.loc] = ins.read.reset
             if not spin_exits(ins, old):
                 alone = all(program_of[t.name] < program_of[name] for t in test.threads if t.name != name)
-                (hung if quiesce and alone else timeouts).add((name, i))
+                (hung if proves and alone else timeouts).add((name, i))
             if ins.reg is not None:
                 r[ins.reg] = old
         elif not isinstance(ins, (Fence, Barrier)):

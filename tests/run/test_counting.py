@@ -42,6 +42,11 @@ def test_counts_equal_count_rows_round_after_round(compared: list[dict]) -> None
     assert [c["agree"] for c in compared] == [[True] * len(case["ranges"]) for case in CASES]
 
 
+def test_completed_timed_out_and_hung_are_counted_apart(compared: list[dict]) -> None:
+    # status words 0, spin bits, HUNG_BIT alone, HUNG_BIT with a spin bit: codes 0, 1, 2, 1
+    assert all(c["statuses"] == [0, 1, 2] for c in compared)
+
+
 def test_a_value_outside_the_last_rounds_ranges_is_recounted(compared: list[dict]) -> None:
     mp = compared[0]
     assert mp["recounts"] == 1  # round 2 widens the range; round 3 fits round 2's ranges

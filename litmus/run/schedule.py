@@ -6,8 +6,8 @@ number of seconds.  Two things decide how much evidence those seconds buy:
 * **The environment of each round.**  Every environment of the rotation runs twice first, in
   order (the second round of each is free of compile time, so its rate is a fair one).  After
   that a variant that is *filling* (a conformance variant run to a bound: the model forbids its
-  target, so only the number of completed instances matters for 3/N) runs the environment that
-  completed instances fastest; every other variant keeps rotating, since any environment may be
+  target, so only the number of ended instances, completed or proven hung, matters for 3/N)
+  runs the environment that ended instances fastest; every other variant keeps rotating, since any environment may be
   the one that shows its target.
 * **The size of each round.**  A round is one launch, and the budget is checked between
   rounds, so one slow round (spins that run to their bound in many instances) overruns the
@@ -52,17 +52,17 @@ FILL_STRETCH = 16.0
 its rate of ended instances says that it reaches its bound by then (:func:`keeps_filling`)."""
 
 
-def keeps_filling(spent: float, budget: float, ended: int, instances: int, bound: float) -> bool:
+def keeps_filling(spent: float, budget: float, n_ended: int, instances: int, bound: float) -> bool:
     """Whether a filling variant (a conformance variant run to a bound) that has spent ``spent``
-    seconds of its ``budget``, with ``ended`` of ``instances`` instances ended, should run on:
+    seconds of its ``budget``, with ``n_ended`` of ``instances`` instances ended, should run on:
     its bound 3/N <= ``bound`` is not met yet, at least half its instances end (so more time
     can meet it), and at its rate so far it meets it within :data:`FILL_STRETCH` budgets."""
-    if spent <= 0 or ended <= 0 or spent >= FILL_STRETCH * budget or 2 * ended < instances:
+    if spent <= 0 or n_ended <= 0 or spent >= FILL_STRETCH * budget or 2 * n_ended < instances:
         return False
     need = 3.0 / bound
-    if ended >= need:
+    if n_ended >= need:
         return False
-    return spent + (need - ended) * spent / ended <= FILL_STRETCH * budget
+    return spent + (need - n_ended) * spent / n_ended <= FILL_STRETCH * budget
 
 
 def round_cap(time_budget: float) -> float:
@@ -91,14 +91,14 @@ class _EnvRecord:
 
     instances: int  # the size its next round may take at most (the probe, then what fits the cap)
     rounds: int = 0
-    completed: int = 0  # ended instances (completed, or provably hung) in rounds after its first
+    ended: int = 0  # ended instances (completed, or provably hung) in rounds after its first
     seconds: float = 0.0  # seconds of rounds after its first
     first_rate: float = 0.0  # ended instances per second of its first round (compile included)
 
     @property
     def rate(self) -> float:
         """Completed instances per second, from the rounds after its first when there are any."""
-        return self.completed / self.seconds if self.seconds > 0 else self.first_rate
+        return self.ended / self.seconds if self.seconds > 0 else self.first_rate
 
 
 @dataclass
@@ -149,11 +149,11 @@ class RoundPlan:
     def record(self, r: Round) -> None:
         """Account for the round just run (the one :meth:`next` last described)."""
         rec = self._envs[self._last]
-        completed = sum(n for _, status, n in r.rows if ended(status))
+        n_ended = sum(n for _, status, n in r.rows if ended(status))
         if rec.rounds == 0:
-            rec.first_rate = completed / r.seconds if r.seconds > 0 else 0.0
+            rec.first_rate = n_ended / r.seconds if r.seconds > 0 else 0.0
         else:
-            rec.completed += completed
+            rec.ended += n_ended
             rec.seconds += r.seconds
         rec.rounds += 1
         self._round += 1

@@ -19,6 +19,14 @@ QUIET_GRACE = 64
 """A spin that does not prove (``ThreadContext.quiet_proof`` off) gives up this many reads after
 it saw every other thread of its instance finished: a timeout, with no ordering asked of anyone."""
 
+QUIET_STALL = 32
+"""Checks in a row (every :data:`QUIET_CHECK` reads) that saw nothing of the instance change
+after which a quiescent spin gives up: a timeout.  In a proving kernel "nothing" is the wait
+word; in a hunting one, the other threads' confirm words, each finished or waiting in a spin.
+It ends instances no proof can: a lane whose spin exited waits for the other lanes of its
+program, so two programs can each hold a lane the other's instance waits for, and without it
+such an instance runs to the spin's bound (100,000 reads)."""
+
 QUIET_ROUNDS = 2
 """Checks in a row that must find every thread of the instance finished or waiting before a
 spin tries to prove the hang: the reads in between (at least :data:`QUIET_CHECK`) are still a
@@ -392,14 +400,22 @@ class Emitter:
         quiet = ctx.fin is not None
         hung = self._fresh("spin_hung") if quiet and ctx.quiet_proof else None
         gave = self._fresh("spin_gave") if quiet and not ctx.quiet_proof else None
-        settled = f"{done} | {hung}" if hung else (f"{done} | ({gave} > {QUIET_GRACE})" if gave else done)
+        stale, seen = (self._fresh("spin_stale"), self._fresh("spin_seen")) if quiet else ("", "")
+        stalled = f"({stale} >= {QUIET_STALL})"
+        settled = (f"{done} | {hung} | {stalled}" if hung else
+                   f"{done} | ({gave} > {QUIET_GRACE}) | {stalled}" if gave else done)
         lines = [f"# spin until {spin_exit_text(ins)} ({rd.kind} read{tag}, at most {bound} reads; "
                  f"timeout -> status bit {bit})"
                  + ("; ends early, status HUNG_BIT, once every thread of the instance is provably stuck" if hung else "")
-                 + (f"; gives up {QUIET_GRACE} reads after every other thread of the instance finished" if gave else ""),
+                 + (f"; gives up {QUIET_GRACE} reads after every other thread of the instance finished" if gave else "")
+                 + (f"; gives up after {QUIET_STALL} checks in a row that saw nothing of the instance change"
+                    if quiet else ""),
                  f"{done} = {'(' + ctx.mask + ') == 0' if ctx.mask else ctx.zero + ' != 0'}",
                  f"{val} = {ctx.zero if dtype == 'int32' else ctx.zero + '.to(tl.' + dtype + ')'}",
                  f"{it} = 0"]
+        if quiet:
+            lines += [f"{stale} = {ctx.zero}  {HARNESS_TAG}: checks in a row that saw nothing of the instance change",
+                      f"{seen} = {ctx.zero} - 7  {HARNESS_TAG}: what the last check saw (-7: nothing yet)"]
         if hung is not None:
             parked, streak, mine = self._fresh("spin_parked"), self._fresh("spin_quiet"), self._fresh("spin_mine")
             lines += [f"{hung} = {ctx.zero} != 0  {HARNESS_TAG}: lanes whose instance is proven hung",
@@ -407,7 +423,9 @@ class Emitter:
                       f"{streak} = {ctx.zero}  {HARNESS_TAG}: checks in a row that found every thread waiting or finished",
                       f"{mine} = {ctx.zero} - 2  {HARNESS_TAG}: what this lane last wrote in its confirm word"]
         if gave is not None:
-            lines.append(f"{gave} = {ctx.zero}  {HARNESS_TAG}: reads since every other thread finished (0: not yet)")
+            marked = self._fresh("spin_marked")
+            lines += [f"{gave} = {ctx.zero}  {HARNESS_TAG}: reads since every other thread finished (0: not yet)",
+                      f"{marked} = {ctx.zero}  {HARNESS_TAG}: lanes whose confirm word says waiting here"]
         lines.append(f"while (tl.reduce(tl.where({settled}, 0, 1), 0, _any) > 0) & ({it} < {bound}):")
         read = self._spin_read(ctx, index, ins, ptr, dtype, got, f"{done} == 0", f"tl.where({done}, {{scratch}}, {ptr})", "")
         body = read + [f"{val} = tl.where({done}, {val}, {got})",
@@ -415,9 +433,12 @@ class Emitter:
                        f"{it} += 1"]
         tail: list[str] = []
         if gave is not None:
-            body += self._give_up_check(ctx, it, done, gave)
+            body += self._give_up_check(ctx, index, it, done, gave, stale, seen, marked)
+            tail = [f'_ = tl.atomic_xchg({ctx.confirm}, {ctx.zero}, mask={marked} != 0, sem="relaxed", '
+                    f'scope="{ctx.quiet_scope}")  {HARNESS_TAG}: no longer waiting here']
         if hung is not None:
-            body += self._quiet_check(ctx, index, ins, ptr, dtype, it, done, val, hung, parked, streak, mine)
+            body += self._quiet_check(ctx, index, ins, ptr, dtype, it, done, val, hung, parked, streak, mine,
+                                      stale, seen)
             tail = [f"_ = tl.atomic_add({ctx.fin}, {ctx.zero} + {QUIET_UNPARK}, mask={parked} != 0, sem=\"relaxed\", "
                     f"scope=\"{ctx.quiet_scope}\")  {HARNESS_TAG}: no longer waiting (a new version)"]
         lines += ["    " + b for b in body]
@@ -470,24 +491,37 @@ class Emitter:
         return (f'{var} = tl.atomic_add({ctx.scratch}, {ctx.zero}{self._mask_kw(mask)}, sem="acq_rel", '
                 f'scope="{scope}")  {HARNESS_TAG}: {why}')
 
-    def _give_up_check(self, ctx: ThreadContext, it: str, done: str, gave: str) -> list[str]:
-        """The harness lines of a spin that does not prove its hang (a hunting variant): every
-        :data:`QUIET_CHECK` reads it looks at the other threads' confirm words, and
-        :data:`QUIET_GRACE` reads after it saw them all finished it gives up (a timeout).  Plain
-        loads only: no count, no fence, nothing that could order the test's accesses."""
-        h = HARNESS_TAG
-        alone, other = self._fresh("quiet_alone"), self._fresh("quiet_other")
-        inner = [f"{alone} = ({done} == 0) & ({gave} == 0)  {h}"]
+    def _give_up_check(self, ctx: ThreadContext, index: int, it: str, done: str, gave: str, stale: str,
+                       seen: str, marked: str) -> list[str]:
+        """The harness lines of a spin that does not prove its hang (a hunting variant).  Every
+        :data:`QUIET_CHECK` reads a waiting lane marks its confirm word waiting (spin ``index``)
+        and reads the other threads' confirm words: :data:`QUIET_GRACE` reads after it saw them
+        all finished, or :data:`QUIET_STALL` checks in a row after it saw them all finished or
+        waiting and unchanged, it gives up (a timeout).  Relaxed harness words only: no count,
+        no fence, nothing that could order the test's accesses."""
+        h, z = HARNESS_TAG, ctx.zero
+        alone, still, key, other = (self._fresh(s) for s in ("quiet_alone", "quiet_still", "quiet_key", "quiet_other"))
+        waiting = f"{done} == 0"
+        inner = [f'_ = tl.atomic_xchg({ctx.confirm}, {z} + {index + 1}, mask=({waiting}) & ({marked} == 0), '
+                 f'sem="relaxed", scope="{ctx.quiet_scope}")  {h}: waiting in spin {index}',
+                 f"{marked} = tl.where({waiting}, 1, {marked})  {h}",
+                 f"{alone} = ({waiting}) & ({gave} == 0)  {h}",
+                 f"{still} = {waiting}  {h}",
+                 f"{key} = {z}  {h}"]
         for c in ctx.confirm_others:
-            inner += [f"{other} = tl.load({c}, mask={alone}, other=0, volatile=True)  {h}",
-                      f"{alone} = {alone} & ({other} == {QUIET_FINISHED})  {h}"]
-        inner.append(f"{gave} = tl.where({alone}, 1, {gave})  {h}")
-        return ([f"if {it} % {QUIET_CHECK} == 0:  {h}: has every other thread of the instance finished?"]
+            inner += [f"{other} = tl.load({c}, mask={waiting}, other=0, volatile=True)  {h}",
+                      f"{alone} = {alone} & ({other} == {QUIET_FINISHED})  {h}",
+                      f"{still} = {still} & (({other} == {QUIET_FINISHED}) | ({other} > 0))  {h}: finished or waiting",
+                      f"{key} = {key} * 31 + {other}  {h}"]
+        inner += [f"{gave} = tl.where({alone}, 1, {gave})  {h}",
+                  f"{stale} = tl.where({still} & ({key} == {seen}), {stale} + 1, 0)  {h}",
+                  f"{seen} = {key}  {h}"]
+        return ([f"if {it} % {QUIET_CHECK} == 0:  {h}: has every other thread of the instance finished, or stalled?"]
                 + ["    " + line for line in inner]
                 + [f"{gave} = tl.where({gave} > 0, {gave} + 1, {gave})  {h}"])
 
     def _quiet_check(self, ctx: ThreadContext, index: int, ins: Spin, ptr: str, dtype: str, it: str, done: str,
-                     val: str, hung: str, parked: str, streak: str, mine: str) -> list[str]:
+                     val: str, hung: str, parked: str, streak: str, mine: str, stale: str, seen: str) -> list[str]:
         """The harness lines of a quiescent spin's loop (docs/codegen.md "Quiescent hangs").
 
         Every :data:`QUIET_CHECK` reads a waiting lane counts itself in the wait word, and once
@@ -498,7 +532,9 @@ class Emitter:
         confirm words), reads its location once more (which may still exit the spin) and
         confirms ``2v + 1``.  When every other thread has confirmed ``2v + 1`` or finished, no
         thread can write again: the lane and its instance are hung.  Only the relaxed count
-        runs at every check; the fences run only while a proof is under way."""
+        runs at every check; the fences run only while a proof is under way.  A lane that saw
+        the same wait word at :data:`QUIET_STALL` checks in a row, and so no proof end, gives
+        up (a timeout)."""
         h, scope, z = HARNESS_TAG, ctx.quiet_scope, ctx.zero
         live, word, check, ver, again, exits, other = (self._fresh(s) for s in (
             "quiet_live", "quiet_word", "quiet_check", "quiet_ver", "quiet_got", "quiet_exits", "quiet_other"))
@@ -521,6 +557,8 @@ class Emitter:
             f"{parked} = tl.where({live}, 1, {parked})  {h}",
             f"{word} = tl.load({ctx.fin}, mask={live}, other=0, volatile=True)  {h}",
             f"{hung} = {hung} | ({live} & (({word} & {HUNG_BIT}) != 0))  {h}: another thread proved the hang",
+            f"{stale} = tl.where({live} & ({word} == {seen}), {stale} + 1, 0)  {h}: no thread parked, left or finished",
+            f"{seen} = tl.where({live}, {word}, {seen})  {h}",
             f"{streak} = tl.where({live} & ({count} == {ctx.quiet_threads}), {streak} + 1, 0)  {h}",
             f"{check} = {ready}  {h}",
             f"{ver} = ({word} >> {QUIET_VERSION_SHIFT}) & {QUIET_VERSION_MASK}  {h}",

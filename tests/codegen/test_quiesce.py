@@ -38,6 +38,11 @@ CASES: list[dict] = [
     # simulation says; P1 then runs after P0 finished, and its hang is proven
     {"name": "vllm-not-quiescent", "id": "BUG-vllm-8558[buggy-one-set-relacq]", "programs": 1, "block": 4,
      "iterations": 2, "seed": 3, "quiesce": True, "spin_bound": 150},
+    # the same with the huge bound: P0's wait word never changes while it waits (P1 has not
+    # started, so no proof can end), and its spins give up after QUIET_STALL checks, a timeout;
+    # without that each would read 10^8 times
+    {"name": "vllm-stalls", "id": "BUG-vllm-8558[buggy-one-set-relacq]", "programs": 1, "block": 4,
+     "iterations": 2, "seed": 3, "quiesce": True, "spin_bound": HUGE_BOUND},
 ]
 
 
@@ -142,8 +147,12 @@ def test_certain_hangs_give_up_early_and_outcomes_match_the_simulation(results: 
 def test_a_variant_hunting_an_allowed_target_gives_up_without_a_proof(mode: str) -> None:
     """Fences change what a test shows, so a variant whose target is allowed does not prove its
     hangs: its spins read the others' confirm words (plain volatile loads) and give up
-    QUIET_GRACE reads after all finished, a timeout; its threads finish without a fence."""
-    from litmus.codegen.ops import QUIET_GRACE
+    QUIET_GRACE reads after all finished, or QUIET_STALL checks after all were finished or
+    waiting and unchanged, a timeout; its threads finish without a fence.  A spin marks its
+    own confirm word waiting (its index + 1) once, and clears it when its loop ends."""
+    import re
+
+    from litmus.codegen.ops import QUIET_GRACE, QUIET_STALL
 
     test = load_case_test("MP-reset-race[relaxed-plain-reset]")
     source = generate(test, CodegenOptions(backend="cuda", mode=mode, block=128, quiesce=True))
@@ -151,8 +160,13 @@ def test_a_variant_hunting_an_allowed_target_gives_up_without_a_proof(mode: str)
     text = source.text
     assert "fence.acq_rel" not in text and str(HUNG_BIT) not in text and f"+ {QUIET_PARK}, mask=" not in text
     spins = sum(isinstance(i, Spin) for t in test.threads for i in t.instrs)
-    assert text.count(f"> {QUIET_GRACE}), 0, 1), 0, _any)") == spins
+    loops = re.findall(rf"> {QUIET_GRACE}\) \| \(spin_stale\d+ >= {QUIET_STALL}\), 0, 1\), 0, _any\)", text)
+    assert len(loops) == spins
     assert text.count(f"== {QUIET_FINISHED})  # harness") == spins  # one other thread to wait for
+    marks = re.findall(r"tl\.atomic_xchg\((c_T\d+_\d+), zero\w* \+ (\d+), mask=.*# harness: waiting in spin (\d+)", text)
+    assert len(marks) == spins and all(int(v) == int(i) + 1 for _, v, i in marks)
+    assert text.count("# harness: no longer waiting here") == spins
+    assert "atomic_add(f_" not in text.split("harness: P0 finished")[0]  # no count while waiting
     assert generate(load_case_test("MP-reset-race[relacq-plain-reset]"),
                     CodegenOptions(backend="cuda", mode=mode, block=128, quiesce=True)).layout.quiet_proof
 

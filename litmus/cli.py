@@ -37,7 +37,7 @@ from litmus.classify import VERDICTS  # noqa: E402
 from litmus.errors import LitmusError  # noqa: E402
 from litmus.model import DEFAULT_MODEL, MODELS  # noqa: E402
 from litmus.run.config import PRESETS  # noqa: E402
-from litmus.run.schedule import FILL_STRETCH  # noqa: E402
+from litmus.run.schedule import FILL_STRETCH, HUNT_STRETCH  # noqa: E402
 from litmus.run.registry import backend_names  # noqa: E402
 from litmus.cost.command import cost_command as _cost_command  # noqa: E402 - litmus cost: its own stage
 from litmus.lint.command import lint as _lint_command  # noqa: E402 - litmus lint: its own stage
@@ -440,7 +440,8 @@ def _default_out(backend: str) -> str:
                    "95 % bound 3/N over N ended instances (completed, or provably hung) is at most this "
                    "(e.g. 1e-9). --iterations still caps it; --time-budget too, except that a variant whose "
                    f"target the model forbids runs on, up to {FILL_STRETCH:g} budgets in all, while its rate says it reaches "
-                   "the bound by then.")
+                   f"the bound by then, and one whose target is allowed runs on, up to {HUNT_STRETCH:g} budgets, while "
+                   "it has ended too few instances for a verdict of absence (it would be 'inconclusive').")
 @click.option("--stress", default="default", show_default=True,
               help=f"Stress preset ({', '.join(PRESETS)}) or a JSON file of Stress parameters (as 'litmus tune' "
                    "writes); a file of several environments is a rotation: round k of each variant runs "

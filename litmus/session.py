@@ -21,7 +21,7 @@ from litmus.model import ModelResult, check, ptx_model_for
 from litmus.report.jsonl import append_record, finished_ids
 from litmus.run.backend import Backend, Row, merge_rows
 from litmus.run.config import RunConfig, Stress, load_stresses
-from litmus.run.schedule import RoundPlan, keeps_filling, may_wait
+from litmus.run.schedule import RoundPlan, keeps_filling, keeps_hunting, may_wait
 from litmus.status import ended
 
 DEFAULT_ITERATIONS = 4
@@ -108,7 +108,9 @@ def run_variant(
     With ``config.stop_bound``, the variant also stops as soon as the evidence is in: its target
     outcome was seen (a witness, or a violation), or the 95 % bound 3/N over the N ended
     instances (completed, or provably hung) is at most ``stop_bound`` (with enough of them
-    ended for a verdict of absence).  ``ptx`` and ``sc`` are the model results of ``test`` when the caller has them
+    ended for a verdict of absence).  Under a time budget it runs on past the budget while
+    :func:`keeps_filling` (a conformance variant near its bound) or :func:`keeps_hunting` (a
+    hunting variant that would be ``inconclusive``) says so.  ``ptx`` and ``sc`` are the model results of ``test`` when the caller has them
     already; they are computed otherwise, and returned either way.
     """
     ptx = ptx if ptx is not None else check(test, ptx_model_for(test))
@@ -151,6 +153,9 @@ def run_variant(
         elif (frac >= 1.0 and plan.fill and config.time_budget is not None and config.stop_bound is not None
               and keeps_filling(now - warm, config.time_budget, done, total, config.stop_bound)):
             frac = 0.99  # the bound is within FILL_STRETCH budgets at this rate: run on
+        elif (frac >= 1.0 and not plan.fill and config.time_budget is not None and config.stop_bound is not None
+              and keeps_hunting(now - warm, config.time_budget, done, enough_evidence(total, done))):
+            frac = 0.99  # no verdict yet, and only a witness can give one: run on, up to HUNT_STRETCH budgets
         if on_progress:
             on_progress(test, min(1.0, frac))
         if frac >= 1.0:

@@ -273,3 +273,46 @@ def test_a_conformance_variant_runs_past_its_budget_while_its_bound_is_within_re
     allowed = tests["MP-reset-race[relaxed-plain-reset]"]
     [res] = run_tests([allowed], racy, RunConfig(time_budget=0.1, stop_bound=3 / 12_000))
     assert racy.rounds < 12 and res.verdict is not None
+
+
+class Scarce(Scripted):
+    """A hunting variant's rounds: 1000 instances in 20 ms, one completed in an allowed state
+    that is not the target and the rest timed out; from round ``witness_at`` on (if set), the
+    completed one is ``target`` instead."""
+
+    def __init__(self, state: dict[str, int], target: dict[str, int], witness_at: int | None = None) -> None:
+        super().__init__()
+        self.state, self.target, self.witness_at = state, target, witness_at
+
+    def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
+        from litmus.status import TIMED_OUT
+
+        self.rounds += 1
+        time.sleep(0.02)
+        seen = self.witness_at is not None and self.rounds >= self.witness_at
+        return Round(rows=[(self.target if seen else self.state, False, 1), (self.state, TIMED_OUT, 999)],
+                     instances=1000, seconds=0.02)
+
+
+def test_a_hunting_variant_with_too_few_ended_runs_on_until_a_witness_or_the_stretch() -> None:
+    from litmus.classify import in_target
+    from litmus.model import check, ptx_model_for
+    from litmus.run.schedule import HUNT_STRETCH
+    from litmus.spec import load_paths
+
+    hunt = next(t for t in load_paths(["catalog/iris_flag_reset.yaml"]) if t.id == "MP-reset-race[relaxed-plain-reset]")
+    ptx = check(hunt, ptx_model_for(hunt))
+    states = [dict(s) for s in ptx.allowed_states]
+    plain = next(s for s in states if not in_target(hunt, s))
+    target = next(s for s in states if in_target(hunt, s))
+    budget = 0.1  # about 5 rounds
+    never = Scarce(plain, target)
+    [res] = run_tests([hunt], never, RunConfig(time_budget=budget, stop_bound=1e-9))
+    assert res.verdict is not None and res.verdict.verdict == "inconclusive"
+    assert res.record is not None and (HUNT_STRETCH - 1) * budget <= res.record["seconds"] < HUNT_STRETCH * budget + 0.5
+    late = Scarce(plain, target, witness_at=15)  # after the budget, within the stretch
+    [res] = run_tests([hunt], late, RunConfig(time_budget=budget, stop_bound=1e-9))
+    assert res.verdict is not None and res.verdict.verdict == "racy-witnessed" and late.rounds == 15
+    unbound = Scarce(plain, target)  # without --until-bound the budget is the budget
+    [res] = run_tests([hunt], unbound, RunConfig(time_budget=budget))
+    assert res.record is not None and res.record["seconds"] < 2 * budget + 0.2

@@ -65,6 +65,22 @@ def keeps_filling(spent: float, budget: float, n_ended: int, instances: int, bou
     return spent + (need - n_ended) * spent / n_ended <= FILL_STRETCH * budget
 
 
+HUNT_STRETCH = 8.0
+"""A hunting variant whose budget is spent while too few of its instances ended for a verdict of
+absence runs on, up to this many budgets in all, while it ends some (:func:`keeps_hunting`)."""
+
+
+def keeps_hunting(spent: float, budget: float, n_ended: int, absence_backed: bool) -> bool:
+    """Whether a hunting variant (its target allowed) that has spent ``spent`` seconds of its
+    ``budget`` should run on: its target is unseen, its ``n_ended`` ended instances are too few
+    for a verdict of absence (``absence_backed`` false: it would be ``inconclusive``), it ends
+    some, and it has run less than :data:`HUNT_STRETCH` budgets.  Only a witness can give such
+    a variant a verdict, and a witness needs ended instances: on the H200,
+    ``MP-reset-race[relaxed-plain-reset]`` completes about one instance in 10^6 and shows its
+    target in about one completion in 10^3 (docs/results/h200-detect.md §11)."""
+    return 0 < spent < HUNT_STRETCH * budget and n_ended > 0 and not absence_backed
+
+
 def round_cap(time_budget: float) -> float:
     """The longest a round should take under ``time_budget`` seconds per variant: a quarter of
     it, but never under a second (a first round also compiles, which must not count as slow)."""

@@ -11,8 +11,8 @@ from litmus.condition import parse_prop
 from litmus.ir import Condition, Const, Load, LitmusTest, Location, Spin, Store, Thread
 from litmus.run.backend import Round
 from litmus.run.config import PRESETS, RunConfig
-from litmus.run.schedule import (FILL_STRETCH, MIN_ROUND_INSTANCES, PROBE_INSTANCES, SIZE_LADDER, WARM_ROUNDS, RoundPlan,
-                                 keeps_filling, may_wait,
+from litmus.run.schedule import (FILL_STRETCH, HUNT_STRETCH, MIN_ROUND_INSTANCES, PROBE_INSTANCES, SIZE_LADDER, WARM_ROUNDS, RoundPlan,
+                                 keeps_filling, keeps_hunting, may_wait,
                                  round_cap)
 
 ENVS = tuple(replace(PRESETS["default"], name=n) for n in ("a", "b", "c"))
@@ -165,3 +165,17 @@ def test_running_on_never_passes_the_stretch_nor_a_met_bound(spent: float, budge
                                                             bound: float) -> None:
     if keeps_filling(spent, budget, ended, ended + extra, bound):
         assert spent < FILL_STRETCH * budget and 3.0 / ended > bound and 2 * ended >= ended + extra
+
+
+def test_a_hunting_variant_runs_on_only_while_it_has_no_verdict_and_ends_some() -> None:
+    assert keeps_hunting(1.5, 1.5, 870, False)  # 870 of 4.9e8 ended: it would be inconclusive
+    assert not keeps_hunting(1.5, 1.5, 870, True)  # enough ended for racy-unseen
+    assert not keeps_hunting(1.5, 1.5, 0, False)  # every instance timed out: more time shows nothing
+    assert not keeps_hunting(HUNT_STRETCH * 1.5, 1.5, 870, False)
+
+
+@given(st.floats(0.0, 100), st.floats(0.1, 10), st.integers(0, 10**10), st.booleans())
+def test_hunting_on_never_passes_the_stretch_nor_a_verdict(spent: float, budget: float, ended: int,
+                                                           backed: bool) -> None:
+    if keeps_hunting(spent, budget, ended, backed):
+        assert 0 < spent < HUNT_STRETCH * budget and ended > 0 and not backed

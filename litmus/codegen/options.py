@@ -54,7 +54,8 @@ class CodegenOptions:
     ``quiesce``: in a test that declares ``may_hang``, spins need not run to their bound once
     the hang is certain (see "Quiescent hangs" in docs/codegen.md): a conformance variant's
     spins prove the hang (status ``HUNG_BIT``), a hunting variant's give up once every other
-    thread of the instance has finished (their timeout bit).
+    thread of the instance has finished (their timeout bit); either gives up after
+    ``QUIET_STALL`` checks that saw nothing of the instance change (a timeout).
     """
 
     backend: str = "cuda"

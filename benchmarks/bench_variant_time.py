@@ -6,7 +6,7 @@
 
 Each variant runs exactly as ``litmus run`` runs it (``litmus.session.run_variant``, with its
 round plan), through a wrapper backend that keeps every round: environment, launch, instances,
-completed instances, round seconds, and the backend's ``kernel_seconds`` and ``count_seconds``.
+completed and ended (completed, or proven hung) instances, round seconds, and the backend's ``kernel_seconds`` and ``count_seconds``.
 The rest of a round (``other``) is setup: generating and compiling kernels on first use,
 allocating and resetting buffers.  One table row per variant: rounds, completed instances,
 seconds, the sums of kernel, count and other seconds, the first round's seconds, and the
@@ -25,6 +25,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from litmus.status import ended  # noqa: E402
 
 
 class RoundLog:
@@ -46,6 +48,7 @@ class RoundLog:
         self.rounds.append({
             "round": round_index, "environment": config.stress.name, "launch": r.extra.get("launch"),
             "instances": r.instances, "completed": sum(n for _, t, n in r.rows if not t),
+            "ended": sum(n for _, t, n in r.rows if ended(t)),
             "seconds": r.seconds, "kernel_seconds": kernel, "count_seconds": count,
             "other_seconds": r.seconds - kernel - count,
         })
@@ -55,6 +58,7 @@ class RoundLog:
 def summary(test_id: str, verdict: str, seconds: float, rounds: list[dict[str, Any]]) -> dict[str, Any]:
     """One variant's totals from its rounds."""
     completed = sum(r["completed"] for r in rounds)
+    n_ended = sum(r.get("ended", r["completed"]) for r in rounds)
     return {
         "id": test_id, "verdict": verdict, "rounds": len(rounds), "completed": completed, "seconds": seconds,
         "kernel_seconds": sum(r["kernel_seconds"] for r in rounds),
@@ -62,7 +66,7 @@ def summary(test_id: str, verdict: str, seconds: float, rounds: list[dict[str, A
         "other_seconds": sum(r["other_seconds"] for r in rounds),
         "first_round_seconds": rounds[0]["seconds"] if rounds else 0.0,
         "environments": sorted({r["environment"] for r in rounds}),
-        "bound": 3.0 / completed if completed else None,
+        "bound": 3.0 / n_ended if n_ended else None,  # 3/N over ended instances, as classify counts
     }
 
 

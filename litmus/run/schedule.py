@@ -52,17 +52,21 @@ FILL_STRETCH = 16.0
 its rate of ended instances says that it reaches its bound by then (:func:`keeps_filling`)."""
 
 
-def keeps_filling(spent: float, budget: float, n_ended: int, instances: int, bound: float) -> bool:
+def keeps_filling(spent: float, budget: float, n_ended: int, instances: int, bound: float,
+                  rate: float | None = None) -> bool:
     """Whether a filling variant (a conformance variant run to a bound) that has spent ``spent``
     seconds of its ``budget``, with ``n_ended`` of ``instances`` instances ended, should run on:
     its bound 3/N <= ``bound`` is not met yet, at least half its instances end (so more time
-    can meet it), and at its rate so far it meets it within :data:`FILL_STRETCH` budgets."""
+    can meet it), and it meets it within :data:`FILL_STRETCH` budgets at ``rate`` ended
+    instances per second (that of the environment it runs next, :meth:`RoundPlan.fill_rate`),
+    or else at its rate so far."""
     if spent <= 0 or n_ended <= 0 or spent >= FILL_STRETCH * budget or 2 * n_ended < instances:
         return False
     need = 3.0 / bound
     if n_ended >= need:
         return False
-    return spent + (need - n_ended) * spent / n_ended <= FILL_STRETCH * budget
+    per_second = rate if rate is not None and rate > 0 else n_ended / spent
+    return spent + (need - n_ended) / per_second <= FILL_STRETCH * budget
 
 
 HUNT_STRETCH = 8.0
@@ -133,6 +137,7 @@ class RoundPlan:
     _envs: list[_EnvRecord] = field(init=False)
     _round: int = field(init=False, default=0)
     _last: int = field(init=False, default=0)
+    _settled: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         first = self.config.instances
@@ -143,9 +148,24 @@ class RoundPlan:
     def environment(self) -> int:
         """The index (in ``config.environments``) of the environment the next round runs."""
         n = len(self._envs)
-        if not self.fill or self._round < WARM_ROUNDS * n:
+        if not self.fill or (self._round < WARM_ROUNDS * n and not self._settled):
             return self._round % n
-        return max(range(n), key=lambda k: (self._envs[k].rate, -k))
+        return self._fastest()
+
+    def _fastest(self) -> int:
+        """The environment that has ended instances fastest (every one has run, or has none)."""
+        run = [k for k, rec in enumerate(self._envs) if rec.rounds] or list(range(len(self._envs)))
+        return max(run, key=lambda k: (self._envs[k].rate, -k))
+
+    def fill_rate(self) -> float:
+        """Ended instances per second of the environment a filling variant runs once settled
+        (the fastest so far)."""
+        return self._envs[self._fastest()].rate
+
+    def settle(self) -> None:
+        """End the warm rounds now: a filling variant past its budget runs only the fastest
+        environment from here on."""
+        self._settled = True
 
     def next(self) -> RunConfig:
         """The configuration of the next round: its environment as ``stress``, its size as

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,6 +49,16 @@ def test_a_filling_variant_warms_every_environment_then_runs_the_fastest() -> No
     names = drive(plan, {"a": 0.3, "b": 0.01, "c": 0.2}, 12)
     assert names[: WARM_ROUNDS * 3] == ["a", "b", "c"] * WARM_ROUNDS
     assert set(names[WARM_ROUNDS * 3:]) == {"b"}
+
+
+def test_a_filling_variant_that_settles_runs_the_fastest_environment_it_has_seen_at_once() -> None:
+    # the budget ran out in the warm rounds ("c" not run yet): from then on only "b", the fastest
+    plan = RoundPlan(config(iterations=12), fill=True)
+    names = drive(plan, {"a": 0.3, "b": 0.01, "c": 0.2}, 2)
+    plan.settle()
+    names += drive(plan, {"a": 0.3, "b": 0.01, "c": 0.2}, 4)
+    assert names == ["a", "b"] + ["b"] * 4
+    assert plan.fill_rate() == pytest.approx((1 << 24) / 0.01)  # b's later rounds, not the mean of all
 
 
 def test_the_first_round_of_an_environment_does_not_decide_its_rate() -> None:
@@ -157,13 +168,17 @@ def test_a_filling_variant_runs_on_only_while_its_bound_is_in_reach() -> None:
     # the bound is met already, or most instances time out (more time cannot make it a verdict)
     assert not keeps_filling(1.5, 1.5, 4 * 10**9, 4 * 10**9, 1e-9)
     assert not keeps_filling(1.5, 1.5, 10**9, 3 * 10**9, 1e-9)
+    # 3e7 in 1.5 s of slow warm rounds, but one environment ends 1.2e9 per second: 2.5 s more
+    assert not keeps_filling(1.5, 1.5, 3 * 10**7, 4 * 10**7, 1e-9)
+    assert keeps_filling(1.5, 1.5, 3 * 10**7, 4 * 10**7, 1e-9, rate=1.2e9)
+    assert not keeps_filling(1.5, 1.5, 3 * 10**7, 4 * 10**7, 1e-9, rate=1e8)  # 30 s more: too far
 
 
 @given(st.floats(0.01, 100), st.floats(0.1, 10), st.integers(0, 10**10), st.integers(0, 10**10),
-       st.floats(1e-12, 1e-3))
+       st.floats(1e-12, 1e-3), st.none() | st.floats(0.0, 1e12))
 def test_running_on_never_passes_the_stretch_nor_a_met_bound(spent: float, budget: float, ended: int, extra: int,
-                                                            bound: float) -> None:
-    if keeps_filling(spent, budget, ended, ended + extra, bound):
+                                                            bound: float, rate: float | None) -> None:
+    if keeps_filling(spent, budget, ended, ended + extra, bound, rate):
         assert spent < FILL_STRETCH * budget and 3.0 / ended > bound and 2 * ended >= ended + extra
 
 

@@ -151,9 +151,11 @@ def run_variant(
                 or (enough_evidence(total, done) and 3.0 / done <= config.stop_bound)):
             frac = 1.0  # the evidence is in
         elif (frac >= 1.0 and plan.fill and config.time_budget is not None and config.stop_bound is not None
-              and keeps_filling(now - warm, config.time_budget, done, total, config.stop_bound, plan.fill_rate())):
-            frac = 0.99  # the bound is within FILL_STRETCH budgets at the fastest environment's rate: run on it
-            plan.settle()
+              and keeps_filling(now - warm, config.time_budget, done, total, config.stop_bound, plan.fill_rate(),
+                                plan.warmed)):
+            frac = 0.99  # the warm rounds are not done, or the bound is within FILL_STRETCH budgets at the
+            if plan.warmed:  # fastest environment's rate: run on (on that environment alone, once warmed)
+                plan.settle()
         elif (frac >= 1.0 and not plan.fill and config.time_budget is not None and config.stop_bound is not None
               and keeps_hunting(now - warm, config.time_budget, done, enough_evidence(total, done))):
             frac = 0.99  # no verdict yet, and only a witness can give one: run on, up to HUNT_STRETCH budgets

@@ -53,18 +53,22 @@ its rate of ended instances says that it reaches its bound by then (:func:`keeps
 
 
 def keeps_filling(spent: float, budget: float, n_ended: int, instances: int, bound: float,
-                  rate: float | None = None) -> bool:
+                  rate: float | None = None, warmed: bool = True) -> bool:
     """Whether a filling variant (a conformance variant run to a bound) that has spent ``spent``
     seconds of its ``budget``, with ``n_ended`` of ``instances`` instances ended, should run on:
     its bound 3/N <= ``bound`` is not met yet, at least half its instances end (so more time
-    can meet it), and it meets it within :data:`FILL_STRETCH` budgets at ``rate`` ended
-    instances per second (that of the environment it runs next, :meth:`RoundPlan.fill_rate`),
-    or else at its rate so far."""
+    can meet it), it has run less than :data:`FILL_STRETCH` budgets, and either its warm rounds
+    are not done (``warmed`` false: an environment's first round, which loads its kernels, says
+    little of its rate) or it meets the bound within the stretch at ``rate`` ended instances
+    per second (that of the environment it runs next, :meth:`RoundPlan.fill_rate`), or else at
+    its rate so far."""
     if spent <= 0 or n_ended <= 0 or spent >= FILL_STRETCH * budget or 2 * n_ended < instances:
         return False
     need = 3.0 / bound
     if n_ended >= need:
         return False
+    if not warmed:
+        return True
     per_second = rate if rate is not None and rate > 0 else n_ended / spent
     return spent + (need - n_ended) / per_second <= FILL_STRETCH * budget
 
@@ -156,6 +160,12 @@ class RoundPlan:
         """The environment that has ended instances fastest (every one has run, or has none)."""
         run = [k for k, rec in enumerate(self._envs) if rec.rounds] or list(range(len(self._envs)))
         return max(run, key=lambda k: (self._envs[k].rate, -k))
+
+    @property
+    def warmed(self) -> bool:
+        """Whether the warm rounds are over: every environment has run :data:`WARM_ROUNDS`
+        rounds, or the plan has settled."""
+        return self._settled or all(rec.rounds >= WARM_ROUNDS for rec in self._envs)
 
     def fill_rate(self) -> float:
         """Ended instances per second of the environment a filling variant runs once settled

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from litmus.classify import Verdict, classify, enough_evidence, in_target
+from litmus.classify import Verdict, classify, enough_evidence, hang_target_memories, shows_target
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.model import ModelResult, check, ptx_model_for
@@ -106,18 +106,20 @@ def run_variant(
     are made smaller.
 
     With ``config.stop_bound``, the variant also stops as soon as the evidence is in: its target
-    outcome was seen (a witness, or a violation), or the 95 % bound 3/N over the N ended
-    instances (completed, or provably hung) is at most ``stop_bound`` (with enough of them
-    ended for a verdict of absence).  Under a time budget it runs on past the budget while
-    :func:`keeps_filling` (a conformance variant near its bound) or :func:`keeps_hunting` (a
-    hunting variant that would be ``inconclusive``) says so.  ``ptx`` and ``sc`` are the model results of ``test`` when the caller has them
-    already; they are computed otherwise, and returned either way.
+    outcome was seen (a witness, or a violation, or a hang whose final memory shows it), or the
+    95 % bound 3/N over the N ended instances (completed, or provably hung) is at most
+    ``stop_bound`` (with enough of them ended for a verdict of absence).  Under a time budget
+    it runs on past the budget while :func:`keeps_filling` (a conformance variant near its
+    bound) or :func:`keeps_hunting` (a hunting variant that would be ``inconclusive``) says so.
+    ``ptx`` and ``sc`` are the model results of ``test`` when the caller has them already; they
+    are computed otherwise, and returned either way.
     """
     ptx = ptx if ptx is not None else check(test, ptx_model_for(test))
     sc = sc if sc is not None else check(test, "sc")
     plan = RoundPlan(config, fill=config.stop_bound is not None and not ptx.target_reachable,
                      spins=may_wait(test))
     rows: list[Row] = []
+    hang_memories = hang_target_memories(test, ptx)  # final memories by which a hang shows the target
     start = time.perf_counter()
     first: float | None = None
     rounds = 0
@@ -140,7 +142,7 @@ def run_variant(
         elapsed = now - start
         if rounds == 1:
             warm = now  # the first round also compiles the kernel: the budget starts after it
-        if first is None and any(not t and in_target(test, s) and n for s, t, n in r.rows):
+        if first is None and any(n and shows_target(test, s, int(t), hang_memories) for s, t, n in r.rows):
             first = elapsed
         if config.time_budget is not None:
             frac = (now - warm) / config.time_budget if rounds > 1 else 0.0

@@ -316,3 +316,36 @@ def test_a_hunting_variant_with_too_few_ended_runs_on_until_a_witness_or_the_str
     unbound = Scarce(plain, target)  # without --until-bound the budget is the budget
     [res] = run_tests([hunt], unbound, RunConfig(time_budget=budget))
     assert res.record is not None and res.record["seconds"] < 2 * budget + 0.2
+
+
+class LostSignal(Scripted):
+    """Every round: 1000 instances, all timed out with the target's final memory (a hang that
+    witnesses the target, as PyTorch #196546's lost signal does)."""
+
+    def __init__(self, state: dict[str, int]) -> None:
+        super().__init__()
+        self.state = state
+
+    def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
+        from litmus.status import TIMED_OUT
+
+        self.rounds += 1
+        time.sleep(0.02)
+        return Round(rows=[(self.state, TIMED_OUT, 1000)], instances=1000, seconds=0.02)
+
+
+def test_a_hang_that_shows_the_target_is_evidence_enough_to_stop() -> None:
+    """Under --until-bound a variant stops once its target is seen, in a hang's final memory too;
+    it used to run on (in the hunting stretch, 8 budgets: every instance timed out)."""
+    from litmus.classify import in_target
+    from litmus.model import check, ptx_model_for
+    from litmus.spec import load_paths
+
+    test = next(t for t in load_paths(["catalog/bugs_pytorch_196546.yaml"])
+                if t.id == "BUG-pytorch-196546[buggy-memset-after-collective]")
+    ptx = check(test, ptx_model_for(test))
+    target = next(dict(s) for s in ptx.allowed_states if in_target(test, dict(s)))
+    lost = LostSignal(target)
+    [res] = run_tests([test], lost, RunConfig(time_budget=0.1, stop_bound=1e-9))
+    assert res.verdict is not None and res.verdict.verdict == "racy-witnessed" and res.verdict.hang_witnesses == 1000
+    assert lost.rounds == 1 and res.verdict.seconds_to_first is not None

@@ -165,6 +165,16 @@ def hang_target_memories(test: LitmusTest, ptx_result: object) -> set[tuple[tupl
             if in_target(test, dict(state))}
 
 
+def shows_target(test: LitmusTest, state: Mapping[str, int], status: int,
+                 hang_memories: set[tuple[tuple[str, int], ...]]) -> bool:
+    """Whether one outcome witnesses ``test``'s target: a completed instance in the target, or a
+    timed-out or hung one whose final memory is in ``hang_memories``
+    (:func:`hang_target_memories`)."""
+    if status == COMPLETED:
+        return in_target(test, state)
+    return _memory(state) in hang_memories
+
+
 def _memory(state: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
     """The location entries of a final state (keys without a thread: ``x``, not ``P0:r0``)."""
     return tuple(sorted((k, int(v)) for k, v in state.items() if ":" not in k))
@@ -204,8 +214,8 @@ def classify(
             continue
         status = int(status)
         lab = label(test, state, status, ptx_allowed, sc_allowed, may_hang)
-        witness = status != COMPLETED and _memory(state) in hang_memories
-        tgt = witness or (status == COMPLETED and in_target(test, state))
+        tgt = shows_target(test, state, status, hang_memories)
+        witness = tgt and status != COMPLETED
         counts[lab] += count
         instances += count
         if tgt:

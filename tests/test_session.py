@@ -236,20 +236,30 @@ def test_run_tests_compiles_ahead_only_what_it_will_run(tmp_path: Path) -> None:
     assert quiet.asked == []
 
 
-class Slow(Scripted):
-    """Never shows the target: 1000 ended instances (half of them proven hangs) per 20 ms round,
-    all in ``state`` (an allowed final state of the test)."""
+class Fixed(Scripted):
+    """Returns the same ``rows`` (state, status, count) every 20 ms round."""
 
-    def __init__(self, state: dict[str, int]) -> None:
+    def __init__(self, rows: list) -> None:
         super().__init__()
-        self.state = state
+        self.rows = rows
 
     def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
-        from litmus.status import HUNG
-
         self.rounds += 1
         time.sleep(0.02)
-        return Round(rows=[(self.state, False, 500), (self.state, HUNG, 500)], instances=1000, seconds=0.02)
+        rows = self.rows_now()
+        return Round(rows=rows, instances=sum(n for _, _, n in rows), seconds=0.02)
+
+    def rows_now(self) -> list:
+        """The rows of the round being run (``self.rounds`` counts it)."""
+        return self.rows
+
+
+def never_target(state: dict[str, int]) -> Fixed:
+    """Never shows the target: 1000 ended instances (half of them proven hangs) per round, all
+    in ``state`` (an allowed final state of the test)."""
+    from litmus.status import COMPLETED, HUNG
+
+    return Fixed([(state, COMPLETED, 500), (state, HUNG, 500)])
 
 
 def test_a_conformance_variant_runs_past_its_budget_while_its_bound_is_within_reach() -> None:
@@ -262,36 +272,34 @@ def test_a_conformance_variant_runs_past_its_budget_while_its_bound_is_within_re
     never = tests["MP-reset-race[relacq-plain-reset]"]  # forbidden target, may hang
     ptx = check(never, ptx_model_for(never))
     state = next(dict(s) for s in ptx.allowed_states if not in_target(never, dict(s)))
-    near = Slow(state)  # about 5 rounds fit the budget; the bound needs 12, well within FILL_STRETCH budgets
+    near = never_target(state)  # about 5 rounds fit the budget; the bound needs 12, well within FILL_STRETCH budgets
     [res] = run_tests([never], near, RunConfig(time_budget=0.1, stop_bound=3 / 12_000))
     assert res.verdict is not None and res.verdict.verdict == "correct" and res.verdict.bound_95 <= 3 / 12_000
     assert res.verdict.completed == res.verdict.hung  # proven hangs count toward the bound
-    far = Slow(state)  # 3e6 ended instances would take a minute: it stops within FILL_STRETCH budgets
+    far = never_target(state)  # 3e6 ended instances would take a minute: it stops within FILL_STRETCH budgets
     [res] = run_tests([never], far, RunConfig(time_budget=0.1, stop_bound=1e-6))
     assert res.record is not None and res.record["seconds"] < FILL_STRETCH * 0.1 + 0.5 and far.rounds < 60
-    racy = Slow(state)  # the same target, declared and checked as allowed: not filling, so the budget is the budget
+    racy = never_target(state)  # the same target, declared and checked as allowed: not filling, so the budget is the budget
     allowed = tests["MP-reset-race[relaxed-plain-reset]"]
     [res] = run_tests([allowed], racy, RunConfig(time_budget=0.1, stop_bound=3 / 12_000))
     assert racy.rounds < 12 and res.verdict is not None
 
 
-class Scarce(Scripted):
-    """A hunting variant's rounds: 1000 instances in 20 ms, one completed in an allowed state
-    that is not the target and the rest timed out; from round ``witness_at`` on (if set), the
-    completed one is ``target`` instead."""
+class Scarce(Fixed):
+    """A hunting variant's rounds: 1000 instances, one completed in an allowed state that is not
+    the target and the rest timed out; from round ``witness_at`` on (if set), the completed one
+    is ``target`` instead."""
 
     def __init__(self, state: dict[str, int], target: dict[str, int], witness_at: int | None = None) -> None:
-        super().__init__()
-        self.state, self.target, self.witness_at = state, target, witness_at
-
-    def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
         from litmus.status import TIMED_OUT
 
-        self.rounds += 1
-        time.sleep(0.02)
-        seen = self.witness_at is not None and self.rounds >= self.witness_at
-        return Round(rows=[(self.target if seen else self.state, False, 1), (self.state, TIMED_OUT, 999)],
-                     instances=1000, seconds=0.02)
+        super().__init__([(state, False, 1), (state, TIMED_OUT, 999)])
+        self.target, self.witness_at = target, witness_at
+
+    def rows_now(self) -> list:
+        if self.witness_at is not None and self.rounds >= self.witness_at:
+            return [(self.target, False, 1)] + self.rows[1:]
+        return self.rows
 
 
 def test_a_hunting_variant_with_too_few_ended_runs_on_until_a_witness_or_the_stretch() -> None:
@@ -318,25 +326,12 @@ def test_a_hunting_variant_with_too_few_ended_runs_on_until_a_witness_or_the_str
     assert res.record is not None and res.record["seconds"] < 2 * budget + 0.2
 
 
-class LostSignal(Scripted):
-    """Every round: 1000 instances, all timed out with the target's final memory (a hang that
-    witnesses the target, as PyTorch #196546's lost signal does)."""
-
-    def __init__(self, state: dict[str, int]) -> None:
-        super().__init__()
-        self.state = state
-
-    def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
-        from litmus.status import TIMED_OUT
-
-        self.rounds += 1
-        time.sleep(0.02)
-        return Round(rows=[(self.state, TIMED_OUT, 1000)], instances=1000, seconds=0.02)
-
-
 def test_a_hang_that_shows_the_target_is_evidence_enough_to_stop() -> None:
-    """Under --until-bound a variant stops once its target is seen, in a hang's final memory too;
-    it used to run on (in the hunting stretch, 8 budgets: every instance timed out)."""
+    """Under --until-bound a variant stops once its target is seen, in a hang's final memory too
+    (every instance here times out with the target's final memory, as PyTorch #196546's lost
+    signal does); it used to run its whole budget, and the hunting stretch on top when some of
+    its instances completed."""
+    from litmus.status import TIMED_OUT
     from litmus.classify import in_target
     from litmus.model import check, ptx_model_for
     from litmus.spec import load_paths
@@ -345,7 +340,7 @@ def test_a_hang_that_shows_the_target_is_evidence_enough_to_stop() -> None:
                 if t.id == "BUG-pytorch-196546[buggy-memset-after-collective]")
     ptx = check(test, ptx_model_for(test))
     target = next(dict(s) for s in ptx.allowed_states if in_target(test, dict(s)))
-    lost = LostSignal(target)
+    lost = Fixed([(target, TIMED_OUT, 1000)])
     [res] = run_tests([test], lost, RunConfig(time_budget=0.1, stop_bound=1e-9))
     assert res.verdict is not None and res.verdict.verdict == "racy-witnessed" and res.verdict.hang_witnesses == 1000
     assert lost.rounds == 1 and res.verdict.seconds_to_first is not None

@@ -155,8 +155,10 @@ def run_variant(
         elif (frac >= 1.0 and plan.fill and config.time_budget is not None and config.stop_bound is not None
               and keeps_filling(now - warm, config.time_budget, done, total, config.stop_bound, plan.fill_rate(),
                                 plan.warmed)):
-            frac = 0.99  # the warm rounds are not done, or the bound is within FILL_STRETCH budgets at the
-            if plan.warmed:  # fastest environment's rate: run on (on that environment alone, once warmed)
+            # the warm rounds are not done, or the bound is within FILL_STRETCH budgets at the
+            # fastest environment's rate: run on (on that environment alone, once warmed)
+            frac = 0.99
+            if plan.warmed:
                 plan.settle()
         elif (frac >= 1.0 and not plan.fill and config.time_budget is not None and config.stop_bound is not None
               and keeps_hunting(now - warm, config.time_budget, done, enough_evidence(total, done))):

@@ -98,8 +98,8 @@ def build_layout(test: LitmusTest, options: CodegenOptions) -> Layout:
         kernels=kernels,
         unit_bytes=widths.unit_bytes(test),
         fields=widths.fields(test, locs, regs, observables(test)),
-        fin_slot=n_physical + 1 if quiesces(test, options) else None,
-        fin_home=min(t.rank for t in test.threads),
+        wait_slot=n_physical + 1 if quiesces(test, options) else None,
+        wait_home=min(t.rank for t in test.threads),
         quiet_proof=proves_hangs(test),
     )
 
@@ -122,9 +122,9 @@ def proves_hangs(test: LitmusTest) -> bool:
 def fin_lines(layout: Layout, t: Thread, ctx: ThreadContext, emitter: Emitter) -> list[str]:
     """After thread ``t``'s last op: its confirm word marked finished and its count in the
     instance's wait word, after a fence in a kernel that proves its hangs (a release pattern:
-    its writes come first); harness, not a test event; nothing without a fin slot.  Scope:
+    its writes come first); harness, not a test event; nothing without a wait word.  Scope:
     :func:`quiet_scope`."""
-    if layout.fin_slot is None:
+    if layout.wait_slot is None:
         return []
     mk = f", mask={ctx.mask}" if ctx.mask else ""
     scope = quiet_scope(layout)
@@ -170,7 +170,7 @@ def typed_heaps(layout: Layout, ranks: set[int]) -> list[tuple[int, str]]:
 
 def role_heap_lines(layout: Layout, ranks: set[int]) -> list[str]:
     """The heap pointer lines of a block whose threads run on ``ranks``."""
-    fin = {layout.fin_home} if layout.fin_slot is not None else set()
+    fin = {layout.wait_home} if layout.wait_slot is not None else set()
     return _heap_lines(sorted({loc.home for loc in layout.locations} | ranks | fin), typed_heaps(layout, ranks))
 
 
@@ -195,8 +195,8 @@ def _thread_contexts(layout: Layout, role: tuple[Thread, ...], sfx: str) -> list
 
 def _quiet_fields(layout: Layout, t: Thread, p: str) -> dict[str, object]:
     """The quiescence fields of thread ``t``'s :class:`ThreadContext` (prefix ``p``): its
-    pointers to the instance's wait word and confirm words (none without a fin slot)."""
-    if layout.fin_slot is None:
+    pointers to the instance's wait word and confirm words (none without a wait word)."""
+    if layout.wait_slot is None:
         return {}
     me = layout.threads.index(t.name)
     return {"fin": f"f_{p}", "quiet_threads": len(layout.threads), "confirm": f"c_{p}_{me}",
@@ -233,9 +233,9 @@ def _thread_setup(layout: Layout, t: Thread, ctx: ThreadContext) -> list[str]:
                     | {layout.unit_bytes // (widths.dtype_bits(d) // 8) for d in ctx.scratches} | {layout.unit_words})
     lines += [f"bk{k}_{p} = b_{p} * {k}" for k in scaled if k > 1]
     lines.append(f"s_{p} = {_slot_pointer(t.rank, layout.scratch_slot, p, layout)}")
-    if layout.fin_slot is not None:
-        lines.append(f"f_{p} = {_slot_pointer(layout.fin_home, layout.fin_slot, p, layout)}  # wait word (harness)")
-        lines += [f"c_{p}_{k} = {_slot_pointer(layout.fin_home, layout.confirm_slot(name), p, layout)}  "
+    if layout.wait_slot is not None:
+        lines.append(f"f_{p} = {_slot_pointer(layout.wait_home, layout.wait_slot, p, layout)}  # wait word (harness)")
+        lines += [f"c_{p}_{k} = {_slot_pointer(layout.wait_home, layout.confirm_slot(name), p, layout)}  "
                   f"# {name}'s confirm word (harness)" for k, name in enumerate(layout.threads)]
     for d, var in ctx.scratches.items():
         lines.append(f"{var} = {_typed_pointer(t.rank, layout.scratch_slot, 0, d, p, layout)}")
@@ -599,8 +599,8 @@ def generate(test: LitmusTest, options: CodegenOptions | None = None) -> KernelS
         f"out columns: {', '.join(layout.out_columns)}.",
         f"heap slots: {', '.join(f'{l.name}={l.slot}@rank{l.home}' for l in layout.locations)}, "
         f"scratch={layout.scratch_slot}"
-        + (f", fin={layout.fin_slot}@rank{layout.fin_home} (wait word: finished or waiting threads), then one confirm word per thread."
-           if layout.fin_slot is not None else "."),
+        + (f", wait={layout.wait_slot}@rank{layout.wait_home} (wait word: finished or waiting threads), then one confirm word per thread."
+           if layout.wait_slot is not None else "."),
         *_widths_header(test, layout),
         "Fallbacks:" + ("" if emitter.fallbacks else " none."),
         *[f"  {f}" for f in emitter.fallbacks],

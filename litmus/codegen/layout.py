@@ -168,21 +168,21 @@ class Layout:
     kernels: tuple[KernelEntry, ...]
     unit_bytes: int = 4  # bytes of one slot of one instance: 8 when some location has 64 bits
     fields: tuple[Field, ...] = ()  # one per observable; empty: the raw columns are the observables
-    fin_slot: int | None = None  # quiescence: per-instance wait word (QUIET_COUNT_MASK etc.), then one confirm word per thread
-    fin_home: int = 0  # the rank whose heap holds the fin slot and the confirm words
+    wait_slot: int | None = None  # quiescence: per-instance wait word (QUIET_COUNT_MASK etc.), then one confirm word per thread
+    wait_home: int = 0  # the rank whose heap holds the wait word and the confirm words
     quiet_proof: bool = True  # quiescing spins prove hangs (status HUNG_BIT); else they give up (a timeout)
 
     @property
     def n_slots(self) -> int:
         """Slots per instance in each heap (physical locations + scratch, + the wait word and one
         confirm word per thread when the kernels quiesce)."""
-        return self.scratch_slot + 1 + (1 + len(self.threads) if self.fin_slot is not None else 0)
+        return self.scratch_slot + 1 + (1 + len(self.threads) if self.wait_slot is not None else 0)
 
     def confirm_slot(self, thread: str) -> int:
-        """The heap slot (on ``fin_home``) of ``thread``'s confirm word (quiescing kernels only)."""
-        if self.fin_slot is None:
+        """The heap slot (on ``wait_home``) of ``thread``'s confirm word (quiescing kernels only)."""
+        if self.wait_slot is None:
             raise ValueError(f"{self.test_id}: kernels without quiescence have no confirm words")
-        return self.fin_slot + 1 + self.threads.index(thread)
+        return self.wait_slot + 1 + self.threads.index(thread)
 
     @property
     def unit_words(self) -> int:

@@ -3,7 +3,7 @@ test_grid_iterations.py.
 
 argv[1]: JSON list of cases (``test_grid_iterations.CASES``; optional ``quiesce`` and
 ``spin_bound``); prints, per case, the rows of ``out``, every location's value per instance, the
-perm rows, the emitted op order and (with a fin slot) each instance's fin count.
+perm rows, the emitted op order and (with a wait word) each instance's wait word.
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ def run_case(case: dict) -> dict:
     kernel[layout.kernel(None).grid(progs)](pointer_table(heaps), out, perm_tensor(perms), n, progs, loc_stride,
                                             inst_stride, BLOCK=block)
     fin = None
-    if layout.fin_slot is not None:
-        fin = unit_column(heaps[layout.fin_home], layout, layout.fin_slot, n, (loc_stride, inst_stride)).tolist()
+    if layout.wait_slot is not None:
+        fin = unit_column(heaps[layout.wait_home], layout, layout.wait_slot, n, (loc_stride, inst_stride)).tolist()
     return runner_answer(out, heaps, layout, n, perms, source.text, fin=fin)
 
 

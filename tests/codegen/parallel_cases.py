@@ -68,7 +68,7 @@ def assert_instance_matches(got: dict, x: int, test: LitmusTest, layout, order: 
     :func:`simulate` predicts when thread ``t`` runs in program ``program_of[t]``."""
     from litmus.codegen.layout import HUNG_BIT
 
-    regs, mem, timeouts, hung = simulate(test, order, program_of, proves=layout.fin_slot is not None and layout.quiet_proof)
+    regs, mem, timeouts, hung = simulate(test, order, program_of, proves=layout.wait_slot is not None and layout.quiet_proof)
     row = got["out"][x]
     for col, key in enumerate(layout.out_columns[:-1]):
         thread, reg = key.split(":", 1)

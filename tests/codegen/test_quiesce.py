@@ -54,12 +54,12 @@ def _may_hang(test) -> bool:
     return bool(test.expect and test.expect.may_hang and any(isinstance(i, Spin) for t in test.threads for i in t.instrs))
 
 
-def test_only_variants_that_may_hang_get_a_fin_word_and_the_others_compile_as_before() -> None:
+def test_only_variants_that_may_hang_get_a_wait_word_and_the_others_compile_as_before() -> None:
     tests = _catalog()
     assert sum(_may_hang(t) for t in tests) >= 8
     for test in tests:
         on = generate(test, replace(RUN_KERNELS["grid"], backend="interpreter", block=4))
-        assert (on.layout.fin_slot is not None) == _may_hang(test), test.id
+        assert (on.layout.wait_slot is not None) == _may_hang(test), test.id
         if not _may_hang(test):
             off = generate(test, replace(RUN_KERNELS["grid"], backend="interpreter", block=4, quiesce=False))
             assert on.text == off.text, test.id
@@ -70,9 +70,9 @@ def test_each_thread_marks_itself_finished_once_after_its_last_op(mode: str, sco
     test = load_case_test("MP-reset-race[relacq-plain-reset]")
     source = generate(test, CodegenOptions(backend="interpreter", mode=mode, block=4, quiesce=True))
     text, layout = source.text, source.layout
-    assert layout.fin_slot == layout.scratch_slot + 1
-    assert [layout.confirm_slot(t) for t in layout.threads] == [layout.fin_slot + 1 + k for k in range(2)]
-    assert layout.n_slots == layout.fin_slot + 1 + len(layout.threads)
+    assert layout.wait_slot == layout.scratch_slot + 1
+    assert [layout.confirm_slot(t) for t in layout.threads] == [layout.wait_slot + 1 + k for k in range(2)]
+    assert layout.n_slots == layout.wait_slot + 1 + len(layout.threads)
     for t in test.threads:
         k = layout.threads.index(t.name)
         marker = f"# --- harness: {t.name} finished"

@@ -344,3 +344,62 @@ def test_a_hang_that_shows_the_target_is_evidence_enough_to_stop() -> None:
     [res] = run_tests([test], lost, RunConfig(time_budget=0.1, stop_bound=1e-9))
     assert res.verdict is not None and res.verdict.verdict == "racy-witnessed" and res.verdict.hang_witnesses == 1000
     assert lost.rounds == 1 and res.verdict.seconds_to_first is not None
+
+
+# BUG-vllm-8558[buggy-one-set-relacq] on the H200, round by round
+# (docs/results/h200-variant-time-vllm-relacq-8s.json): per environment, the seconds of its first
+# round (loading its kernels), the seconds per instance of its later rounds, and the fraction of
+# instances that end.  The fastest environment ("#5") is the slowest but one to show it.
+H200_VLLM_RELACQ = {
+    "env0": (4.465, 0.057 / 262144, 0.36),
+    "env2": (1.165, 0.003 / 1048576, 1.0),
+    "env3": (0.971, 0.104 / 2196480, 0.77),
+    "env4": (0.074, 0.55 / 16777216, 0.5),
+    "env5": (0.025, 0.005 / 16777216, 1.0),
+}
+
+
+class Replay(Scripted):
+    """Rounds that take the H200's measured time, scaled by ``scale``: none shows the target."""
+
+    def __init__(self, state: dict[str, int], scale: float) -> None:
+        super().__init__()
+        self.state, self.scale, self.seen, self.envs = state, scale, set(), []
+
+    def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
+        from litmus.status import COMPLETED, TIMED_OUT
+
+        self.rounds += 1
+        name = config.stress.name
+        first, per_instance, fraction = H200_VLLM_RELACQ[name]
+        seconds = (first if name not in self.seen else per_instance * config.instances) * self.scale
+        self.seen.add(name)
+        self.envs.append(name)
+        time.sleep(seconds)
+        done = int(config.instances * fraction)
+        rows = [(self.state, COMPLETED, done)] + ([(self.state, TIMED_OUT, config.instances - done)]
+                                                   if done < config.instances else [])
+        return Round(rows=rows, instances=config.instances, seconds=seconds)
+
+
+def test_a_variant_whose_budget_runs_out_in_its_warm_rounds_still_reaches_its_bound() -> None:
+    """Replayed at a tenth of the H200's times, with a tenth of the catalog's 1.5 s budget: the
+    budget runs out before every environment has shown its rate, so the variant finishes its
+    warm rounds, then runs the fastest one to 3/N <= 1e-9.  Projected at its mean rate when the
+    budget ran out (before 7700cb0) it stopped, as in catalog runs 18-20, at 1e-7 or so."""
+    from dataclasses import replace as _replace
+
+    from litmus.classify import in_target
+    from litmus.model import check, ptx_model_for
+    from litmus.run.config import PRESETS
+    from litmus.spec import load_paths
+
+    test = next(t for t in load_paths(["catalog/bugs_vllm_8558.yaml"]) if t.id == "BUG-vllm-8558[buggy-one-set-relacq]")
+    ptx = check(test, ptx_model_for(test))
+    state = next(dict(s) for s in ptx.allowed_states if not in_target(test, dict(s)))
+    envs = [_replace(PRESETS["default"], name=n) for n in H200_VLLM_RELACQ]
+    backend = Replay(state, 0.1)
+    config = RunConfig(stress=envs[0], rotation=tuple(envs[1:]), instances=1 << 24, time_budget=0.15, stop_bound=1e-9)
+    [res] = run_tests([test], backend, config)
+    assert res.verdict is not None and res.verdict.verdict == "correct" and res.verdict.bound_95 <= 1e-9
+    assert set(backend.envs[:10]) == set(H200_VLLM_RELACQ) and set(backend.envs[10:]) == {"env5"}

@@ -1,7 +1,8 @@
-"""Which environment, and how many instances, each round of one variant runs.
+"""Which environment, and how many instances, each round of one variant runs, and when a
+variant under a budget may run past it.
 
 A run gives every variant a rotation of stress environments and, with ``--time-budget``, a
-number of seconds.  Two things decide how much evidence those seconds buy:
+number of seconds.  Three things decide how much evidence those seconds buy:
 
 * **The environment of each round.**  Every environment of the rotation runs twice first, in
   order (the second round of each is free of compile time, so its rate is a fair one).  After
@@ -21,6 +22,11 @@ number of seconds.  Two things decide how much evidence those seconds buy:
   (docs/results/h200-detect.md §9) rare targets showed in rounds of 2^15-2^20 instances and not
   in rounds of 2^24: ``MP-iris[plain-signal-sys]`` 16-64 times in 1.7e7-9.4e7 instances of the
   smaller rounds, none in 3e9 instances of the larger.
+* **Running past the budget** (with ``--until-bound``).  A filling variant runs on, up to
+  :data:`FILL_STRETCH` budgets, while its warm rounds are not done or its fastest environment
+  reaches the bound by then (:func:`keeps_filling`); a hunting variant with too few ended
+  instances for a verdict of absence runs on, up to :data:`HUNT_STRETCH` budgets
+  (:func:`keeps_hunting`).
 """
 
 from __future__ import annotations

@@ -156,10 +156,8 @@ def run_variant(
               and keeps_filling(now - warm, config.time_budget, done, total, config.stop_bound, plan.fill_rate(),
                                 plan.warmed)):
             # the warm rounds are not done, or the bound is within FILL_STRETCH budgets at the
-            # fastest environment's rate: run on (on that environment alone, once warmed)
+            # fastest environment's rate, the one a warmed plan runs: run on
             frac = 0.99
-            if plan.warmed:
-                plan.settle()
         elif (frac >= 1.0 and not plan.fill and config.time_budget is not None and config.stop_bound is not None
               and keeps_hunting(now - warm, config.time_budget, done, enough_evidence(total, done))):
             frac = 0.99  # no verdict yet, and only a witness can give one: run on, up to HUNT_STRETCH budgets

@@ -170,8 +170,8 @@ def typed_heaps(layout: Layout, ranks: set[int]) -> list[tuple[int, str]]:
 
 def role_heap_lines(layout: Layout, ranks: set[int]) -> list[str]:
     """The heap pointer lines of a block whose threads run on ``ranks``."""
-    fin = {layout.wait_home} if layout.wait_slot is not None else set()
-    return _heap_lines(sorted({loc.home for loc in layout.locations} | ranks | fin), typed_heaps(layout, ranks))
+    wait = {layout.wait_home} if layout.wait_slot is not None else set()
+    return _heap_lines(sorted({loc.home for loc in layout.locations} | ranks | wait), typed_heaps(layout, ranks))
 
 
 def _thread_contexts(layout: Layout, role: tuple[Thread, ...], sfx: str) -> list[tuple[Thread, ThreadContext]]:

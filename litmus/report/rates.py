@@ -31,10 +31,12 @@ def verdict_rank(verdict: str | None) -> int:
 
 
 def completed(r: Mapping[str, Any]) -> int:
-    """Instances that completed (records made before ``completed`` existed: instances less timeouts)."""
+    """Instances that completed (records without ``completed``: instances less timeouts and hangs,
+    as :attr:`litmus.classify.Verdict.completed` counts them)."""
     if r.get("completed") is not None:
         return int(r["completed"])
-    return max(0, int(r.get("instances") or 0) - int((r.get("counts") or {}).get("timeout", 0)))
+    counts = r.get("counts") or {}
+    return max(0, int(r.get("instances") or 0) - int(counts.get("timeout", 0)) - int(counts.get("hang", 0)))
 
 
 def ended(r: Mapping[str, Any]) -> int:

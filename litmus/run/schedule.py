@@ -147,7 +147,6 @@ class RoundPlan:
     _envs: list[_EnvRecord] = field(init=False)
     _round: int = field(init=False, default=0)
     _last: int = field(init=False, default=0)
-    _settled: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         first = self.config.instances
@@ -158,30 +157,23 @@ class RoundPlan:
     def environment(self) -> int:
         """The index (in ``config.environments``) of the environment the next round runs."""
         n = len(self._envs)
-        if not self.fill or (self._round < WARM_ROUNDS * n and not self._settled):
+        if not self.fill or not self.warmed:
             return self._round % n
         return self._fastest()
 
     def _fastest(self) -> int:
-        """The environment that has ended instances fastest (every one has run, or has none)."""
-        run = [k for k, rec in enumerate(self._envs) if rec.rounds] or list(range(len(self._envs)))
-        return max(run, key=lambda k: (self._envs[k].rate, -k))
+        """The environment that has ended instances fastest."""
+        return max(range(len(self._envs)), key=lambda k: (self._envs[k].rate, -k))
 
     @property
     def warmed(self) -> bool:
-        """Whether the warm rounds are over: every environment has run :data:`WARM_ROUNDS`
-        rounds, or the plan has settled."""
-        return self._settled or all(rec.rounds >= WARM_ROUNDS for rec in self._envs)
+        """Whether the warm rounds are over: every environment has run :data:`WARM_ROUNDS` rounds."""
+        return all(rec.rounds >= WARM_ROUNDS for rec in self._envs)
 
     def fill_rate(self) -> float:
-        """Ended instances per second of the environment a filling variant runs once settled
+        """Ended instances per second of the environment a filling variant runs once warmed
         (the fastest so far)."""
         return self._envs[self._fastest()].rate
-
-    def settle(self) -> None:
-        """End the warm rounds now: a filling variant past its budget runs only the fastest
-        environment from here on."""
-        self._settled = True
 
     def next(self) -> RunConfig:
         """The configuration of the next round: its environment as ``stress``, its size as

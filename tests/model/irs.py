@@ -18,3 +18,14 @@ def mk(threads: list[Thread], cond: str, kind: str = "exists", locs: str = "x y"
     init = init or {}
     locations = tuple(Location(l, init.get(l, 0)) for l in locs.split())
     return LitmusTest(name, "", locations, tuple(threads), Condition(kind, parse_prop(cond), cond))
+
+
+def trace_picks(t: LitmusTest) -> int:
+    """How many combinations of per-thread traces the checker enumerates for ``t`` (the product
+    of each thread's trace count at the default unroll): what a check's time grows with."""
+    import math
+
+    from litmus.model import checker
+    from litmus.model.executions import test_traces
+
+    return math.prod(len(p) for p in test_traces(t, checker.DEFAULT_UNROLL))

@@ -25,11 +25,9 @@ unpruned check of one such test held a test worker for over ten minutes (py-spy)
 
 
 def _same(t, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import math
+    from tests.model.irs import trace_picks
 
-    from litmus.model.executions import test_traces
-
-    assume(math.prod(len(p) for p in test_traces(t, checker.DEFAULT_UNROLL)) <= MAX_PICKS)
+    assume(trace_picks(t) <= MAX_PICKS)
     pruned = check(t, name)
     monkeypatch.setitem(checker.MODELS, name, _unpruned(name))
     plain = check(t, name)

@@ -51,14 +51,11 @@ def test_a_filling_variant_warms_every_environment_then_runs_the_fastest() -> No
     assert set(names[WARM_ROUNDS * 3:]) == {"b"}
 
 
-def test_a_filling_variant_that_settles_runs_the_fastest_environment_it_has_seen_at_once() -> None:
-    # the budget ran out in the warm rounds ("c" not run yet): from then on only "b", the fastest
+def test_a_filling_variant_projects_at_the_rate_of_the_environment_it_runs_next() -> None:
     plan = RoundPlan(config(iterations=12), fill=True)
-    names = drive(plan, {"a": 0.3, "b": 0.01, "c": 0.2}, 2)
-    plan.settle()
-    names += drive(plan, {"a": 0.3, "b": 0.01, "c": 0.2}, 4)
-    assert names == ["a", "b"] + ["b"] * 4
-    assert plan.warmed
+    names = drive(plan, {"a": 0.3, "b": 0.01, "c": 0.2}, WARM_ROUNDS * 3 + 2)
+    assert names[WARM_ROUNDS * 3:] == ["b", "b"]
+    assert plan.fill_rate() == pytest.approx((1 << 24) / 0.01)  # b's later rounds, not the mean of all
 
 
 def test_a_plan_is_warmed_once_every_environment_ran_its_warm_rounds() -> None:

@@ -99,16 +99,21 @@ def _friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
         before = _set_sigint(_on_sigint)
         try:
             return fn(*args, **kwargs)
-        except LitmusError as err:
-            if _Interrupt.seen:  # the error follows a Ctrl-C that something swallowed (a half-done import)
-                click.echo("interrupted", err=True)
-                _exit_interrupted()
-            for problem in err.problems:
-                click.echo(f"error: {problem}", err=True)
-            sys.exit(2)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             _exit_interrupted()
+        except Exception as err:
+            # After a Ctrl-C, any error is its echo: something swallowed the KeyboardInterrupt (a
+            # half-done import) or wrapped it (Python raises RuntimeError when it lands in a class
+            # body's __set_name__, e.g. while a dataclass is defined).
+            if _Interrupt.seen:
+                click.echo("interrupted", err=True)
+                _exit_interrupted()
+            if not isinstance(err, LitmusError):
+                raise
+            for problem in err.problems:
+                click.echo(f"error: {problem}", err=True)
+            sys.exit(2)
         finally:
             if before is not None:
                 _set_sigint(before)
@@ -528,10 +533,10 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
             backend_obj.close()
     except KeyboardInterrupt:
         where["interrupted"] = True  # reported below, once the exception and its frames are gone
-    except LitmusError:
+    except Exception:
         if not _Interrupt.seen:
             raise
-        where["interrupted"] = True  # an error that follows a Ctrl-C something swallowed (a half-done import)
+        where["interrupted"] = True  # an error that follows a Ctrl-C: swallowed or wrapped (see _friendly)
     if where.get("interrupted"):  # (a results file a frame still holds open is then flushed and closed)
         click.echo(_interrupted_run(where, paths, backend), err=True)
         _exit_interrupted()

@@ -87,23 +87,41 @@ def test_the_line_says_nothing_was_recorded_when_no_variant_finished(tmp_path: P
     assert _interrupted_run({"stage": "loading the tests"}, [], "cpu").endswith("nothing was run or written")
 
 
-def test_an_error_that_follows_a_swallowed_ctrl_c_is_reported_as_the_interrupt() -> None:
+@pytest.mark.parametrize("error", [
+    "LitmusError('--backend cpu: not available here: cannot load module more than once')",
+    "RuntimeError(\"Error calling __set_name__ on 'Field' instance 'tests' in 'Pattern'\")",
+])
+def test_an_error_that_follows_a_ctrl_c_is_reported_as_the_interrupt(error: str) -> None:
     """Ctrl-C during a half-done import can surface later as an ordinary error (torch: "cannot
-    load module more than once per process", then `--backend cpu: not available`): once Ctrl-C
-    was seen, the command exits 130 saying it was interrupted, not 2 with that error."""
+    load module more than once per process", then `--backend cpu: not available`), and Python
+    wraps one that lands in a class body's __set_name__ (a dataclass being defined) in a
+    RuntimeError: once Ctrl-C was seen, the command exits 130 saying it was interrupted, with
+    neither that error nor a traceback."""
     code = ("from litmus import cli\n"
             "from litmus.errors import LitmusError\n"
             "@cli._friendly\n"
             "def command():\n"
             "    cli._Interrupt.seen = True\n"
-            "    raise LitmusError('--backend cpu: not available here: cannot load module more than once')\n"
+            f"    raise {error}\n"
             "command()\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert res.returncode == 130, res.stderr
-    assert res.stderr.strip().splitlines()[-1] == "interrupted" and "not available" not in res.stderr
+    assert res.stderr.strip().splitlines()[-1] == "interrupted", res.stderr
+    assert "not available" not in res.stderr and "Traceback" not in res.stderr, res.stderr
 
 
-@pytest.mark.parametrize("raise_in", ["import", "swallowed"])
+def test_an_error_without_a_ctrl_c_is_not_taken_for_one() -> None:
+    """The rule above applies only after a Ctrl-C: a bug is still a bug (exit 1, its traceback)."""
+    code = ("from litmus import cli\n"
+            "@cli._friendly\n"
+            "def command():\n"
+            "    raise RuntimeError('a real bug')\n"
+            "command()\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert res.returncode == 1 and "RuntimeError: a real bug" in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize("raise_in", ["import", "swallowed", "wrapped"])
 def test_ctrl_c_while_litmus_run_starts_says_nothing_was_run(raise_in: str) -> None:
     """Ctrl-C in `litmus run`'s first steps (its imports, or an error that follows a Ctrl-C a
     half-done import swallowed) gets run's own line, not a bare 'interrupted'."""
@@ -114,11 +132,13 @@ def test_ctrl_c_while_litmus_run_starts_says_nothing_was_run(raise_in: str) -> N
                  "        raise KeyboardInterrupt\n"
                  "    return real(name, *a, **k)\n"
                  "builtins.__import__ = imp\n")
-    else:  # loading the tests fails after a swallowed Ctrl-C
+    else:  # loading the tests fails after a swallowed Ctrl-C, or one Python wrapped
+        error = ("LitmusError('not available: cannot load module more than once')" if raise_in == "swallowed"
+                 else "RuntimeError(\"Error calling __set_name__ on 'Field' instance 'tests' in 'Pattern'\")")
         patch = ("import litmus.spec\nfrom litmus.errors import LitmusError\n"
                  "def load(*a, **k):\n"
                  "    cli._Interrupt.seen = True\n"
-                 "    raise LitmusError('not available: cannot load module more than once')\n"
+                 f"    raise {error}\n"
                  "litmus.spec.load_tests = load\n")
     code = ("import sys\nfrom litmus import cli\n" + patch
             + "sys.argv = ['litmus', 'run', 'MP', '--backend', 'cpu']\ncli.main()\n")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from litmus.audit.asm import AsmInstr, jumps, parse_asm
 from litmus.audit.compile import canonical_target
-from litmus.audit.op_code import has_line_table, op_code, op_order
+from litmus.audit.op_code import has_line_table, line_ops, op_code, op_order
 from litmus.audit.requirements import Requirement, must_follow, requirements
 from litmus.audit.rules import Pattern, Rule, Shape, rule_table
 from litmus.audit.widths import sized_rule, width_problem
@@ -237,15 +237,65 @@ def _rule_for(test: LitmusTest, target: str, req: Requirement) -> Rule:
     return rule
 
 
-def match_text(test: LitmusTest, target: str, text: str) -> tuple[list[Match], list[Finding]]:
+def _reaches(instrs: list[AsmInstr], edges: dict[int, tuple[int, bool]], start: int, target: int) -> bool:
+    """Whether instruction ``target`` lies on some control-flow path from instruction ``start``."""
+    if not edges:
+        return start <= target
+    seen: set[int] = set()
+    stack = [start]
+    while stack:
+        i = stack.pop()
+        while i < len(instrs) and i not in seen:
+            if i == target:
+                return True
+            seen.add(i)
+            edge = edges.get(i)
+            if edge is not None:
+                stack.append(edge[0])
+                if edge[1]:
+                    break
+            i += 1
+    return False
+
+
+def _op_instructions(test: LitmusTest, kind: str, text: str, source_text: str,
+                     instrs: list[AsmInstr]) -> dict[str, list[int]]:
+    """Op (``"P0[3]"``) -> indices of the instructions the line table attributes to it; empty
+    without a kernel source or a line table."""
+    if not source_text or not has_line_table(text, kind):
+        return {}
+    ops = line_ops(text, kind, source_text)
+    out: dict[str, list[int]] = {}
+    for i, ins in enumerate(instrs):
+        op = ops.get(ins.line)
+        if op is not None:
+            out.setdefault(op, []).append(i)
+    return out
+
+
+def _match_own(rule: Rule, instrs: list[AsmInstr], own: list[int]) -> tuple[Shape, list[int]] | None:
+    """The earliest shape of ``rule`` among the instructions of one op (``own``, text order)."""
+    got = _match_rule(rule, [instrs[i] for i in own], 0)
+    return None if got is None else (got[0], [own[k] for k in got[1]])
+
+
+def match_text(test: LitmusTest, target: str, text: str,
+               source_text: str = "") -> tuple[list[Match], list[Finding]]:
     """Match every requirement of ``test`` in compiled ``text``: the matches and the findings.
 
-    Raises :class:`UnsupportedError` when the target's table has no row for some requirement.
+    With the kernel source ``source_text`` and a line table in ``text``, each requirement is
+    matched among the instructions of its own op, and must lie on a control-flow path after the
+    matches of the requirements it must follow: the compiler lays basic blocks out in any
+    order, so text position says nothing about program order, and another thread's (or the
+    harness's) instruction of the same kind is no match.  Without them, the search runs in
+    text order (module docstring).  Raises :class:`UnsupportedError` when the target's table
+    has no row for some requirement.
     """
     kind = canonical_target(target)
     instrs = parse_asm(text, kind)
     edges = jumps(text, instrs)
     text_lines = text.splitlines()
+    own_of = _op_instructions(test, kind, text, source_text, instrs)
     reqs = requirements(test)
     rules = [_rule_for(test, kind, r) for r in reqs]
     sized = [sized_rule(rule, kind, r.bits) if r.bits is not None else rule for r, rule in zip(reqs, rules)]
@@ -257,6 +307,32 @@ def match_text(test: LitmusTest, target: str, text: str) -> tuple[list[Match], l
         start = max((end[i] + 1 for i in preds), default=0)
         last = max(preds, key=lambda i: end[i], default=None)
         after = f"after {reqs[last].describe()} (line {instrs[end[last]].line})" if last is not None and end[last] >= 0 else ""
+        own = own_of.get(f"{req.thread}[{req.instr_index}]")
+        if own:
+            got = _match_own(rule, instrs, own)
+            if got is None:
+                unsized = _match_own(rules[j], instrs, own) if rule is not rules[j] else None
+                sub = [instrs[i] for i in own]
+                if unsized is not None and req.bits is not None:
+                    findings.append(_width_finding(test, kind, req, rule, instrs, unsized, text_lines))
+                else:
+                    findings.append(_finding(test, kind, req, rule, sub, 0, "", text_lines))
+                end[j] = own[-1]
+                continue
+            shape, idx = got
+            early = [i for i in preds if end[i] >= 0 and idx and not _reaches(instrs, edges, end[i] + 1, idx[0])]
+            if early:
+                first = instrs[idx[shape.anchor]]
+                findings.append(Finding(
+                    test.id, kind, req.describe(), " | or: ".join(s.render() for s in rule.shapes) + f" ({after})",
+                    f"`{first.text}` at line {first.line}, which no control-flow path reaches after "
+                    f"{reqs[early[0]].describe()} (line {instrs[end[early[0]]].line})",
+                    _context(text_lines, first.line), first.line, req.key.describe()))
+            else:
+                matches.append(Match(req, tuple(instrs[i].line for i in idx),
+                                     instrs[idx[shape.anchor]].line if idx else None))
+            end[j] = idx[-1] if idx else own[-1]
+            continue
         got = _match_rule(rule, instrs, start, edges)
         if got is None:
             unsized = _match_rule(rules[j], instrs, start, edges) if rule is not rules[j] else None
@@ -323,9 +399,10 @@ def vanished(test: LitmusTest, target: str, text: str, source_text: str) -> list
     return out
 
 
-def audit_text(test: LitmusTest, target: str, text: str) -> list[Finding]:
-    """Findings of ``test`` against compiled ``text`` for ``target`` (``ptx``, ``amdgcn``, ``sass``)."""
-    return match_text(test, target, text)[1]
+def audit_text(test: LitmusTest, target: str, text: str, source_text: str = "") -> list[Finding]:
+    """Findings of ``test`` against compiled ``text`` for ``target`` (``ptx``, ``amdgcn``, ``sass``),
+    compiled from the kernel source ``source_text`` when given (:func:`match_text`)."""
+    return match_text(test, target, text, source_text)[1]
 
 
 # ---------------------------------------------------------------------------- via codegen
@@ -377,7 +454,7 @@ def audit(test: LitmusTest, target: str) -> AuditResult:
         return result("unsupported", reason=f"the compiled artifacts of {test.id} hold no {kind} text")
     try:
         source_text = getattr(getattr(compiled, "source", None), "text", "")
-        findings = audit_text(test, kind, text) + (vanished(test, kind, text, source_text) if source_text else [])
+        findings = audit_text(test, kind, text, source_text) + (vanished(test, kind, text, source_text) if source_text else [])
     except UnsupportedError as exc:
         return result("unsupported", reason=str(exc))
     return result("finding" if findings else "pass", findings)

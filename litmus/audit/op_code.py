@@ -101,11 +101,10 @@ def signature(kind: str, mnemonic: str, quals: frozenset[str], text: str) -> str
     return " ".join([base, *sorted(quals & _AMD_KEEP)])
 
 
-def op_code(text: str, kind: str, source_text: str) -> dict[str, frozenset[str]]:
-    """For each op of the kernel source ``source_text``, the set of ordering-relevant
-    instruction signatures it compiled to in ``text`` (``kind``: ``ptx``, ``amdgcn``, or
-    ``sass`` with nvdisasm's line table); instructions with no line are filed under
-    :data:`UNATTRIBUTED`."""
+def line_ops(text: str, kind: str, source_text: str) -> dict[int, str]:
+    """Compiled-text line (1-based) -> the op (``"P1[0]"``) of the kernel source
+    ``source_text`` whose code it is, by the line table; lines the table gives no line are
+    :data:`UNATTRIBUTED`; lines of harness or other code are absent."""
     lines = op_lines(source_text)
     files = _kernel_files(text)
     at: dict[int, int | None] = {}  # compiled-text line -> kernel-file line in force there (0: none)
@@ -126,10 +125,23 @@ def op_code(text: str, kind: str, source_text: str) -> dict[str, frozenset[str]]
                 fid, line = inl[-1][0], int(inl[-1][1])
             current = line if fid in files else None
         at[n] = current
+    out: dict[int, str] = {}
+    for n, line in at.items():
+        op = UNATTRIBUTED if line == 0 else (lines.get(line) if line is not None else None)
+        if op is not None:
+            out[n] = op
+    return out
+
+
+def op_code(text: str, kind: str, source_text: str) -> dict[str, frozenset[str]]:
+    """For each op of the kernel source ``source_text``, the set of ordering-relevant
+    instruction signatures it compiled to in ``text`` (``kind``: ``ptx``, ``amdgcn``, or
+    ``sass`` with nvdisasm's line table); instructions with no line are filed under
+    :data:`UNATTRIBUTED`."""
+    ops = line_ops(text, kind, source_text)
     out: dict[str, set[str]] = defaultdict(set)
     for ins in parse_asm(text, kind):
-        line = at.get(ins.line)
-        op = UNATTRIBUTED if line == 0 else (lines.get(line) if line is not None else None)
+        op = ops.get(ins.line)
         if op is None:
             continue
         sig = signature(kind, ins.mnemonic, ins.quals, ins.text)

@@ -130,7 +130,7 @@ def fin_lines(layout: Layout, t: Thread, ctx: ThreadContext, emitter: Emitter) -
     scope = quiet_scope(layout)
     fence = [emitter.harness_fence(ctx, "release: this thread's writes come before its finish")] if ctx.quiet_proof else []
     return [f"# --- harness: {t.name} finished (its confirm word and the wait word: quiescent hangs)"] + fence + [
-            f'_ = tl.atomic_xchg({ctx.confirm}, {ctx.zero} + {QUIET_FINISHED}{mk}, sem="relaxed", scope="{scope}")',
+            f'tl.atomic_xchg({ctx.confirm}, {ctx.zero} + {QUIET_FINISHED}{mk}, sem="relaxed", scope="{scope}")',
             f'tl.atomic_add(f_{ctx.ident}, {ctx.zero} + {QUIET_PARK}{mk}, sem="relaxed", scope="{scope}")']
 
 
@@ -144,10 +144,18 @@ def _role_header(role: tuple[Thread, ...], options: CodegenOptions) -> list[str]
     return lines
 
 
+def lane_span(width: int) -> int:
+    """How many ``BLOCK``s of lanes a role of ``width`` threads sharing a CTA spans: the next
+    power of two, since ``tl.arange`` takes power-of-two ranges only.  The lanes past
+    ``width * BLOCK`` play no thread: every thread's lane mask leaves them out."""
+    return 1 << max(0, width - 1).bit_length()
+
+
 def _lane_lines(width: int, sfx: str, wide: bool = False) -> list[str]:
     """The role's lane vector, lane-within-thread and zero vector (names end in ``sfx``); with
     ``wide`` also the int64 zero vector ``zero64`` (64-bit registers and values)."""
-    return [f"lane{sfx} = tl.arange(0, {width} * BLOCK)" if width > 1 else f"lane{sfx} = tl.arange(0, BLOCK)",
+    span = lane_span(width)
+    return [f"lane{sfx} = tl.arange(0, {span} * BLOCK)" if width > 1 else f"lane{sfx} = tl.arange(0, BLOCK)",
             f"local{sfx} = lane{sfx} % BLOCK" if width > 1 else f"local{sfx} = lane{sfx}",
             f"zero{sfx} = lane{sfx} * 0"] + ([f"zero64{sfx} = zero{sfx}.to(tl.int64)"] if wide else [])
 

@@ -248,7 +248,7 @@ class Emitter:
             if self.features.inline_asm:
                 return [
                     f"# store volatile: st.volatile.global.{ptype} (inline PTX)",
-                    f"_ = tl.inline_asm_elementwise(\"st.volatile.global.{ptype} [$1], $2; mov.u32 $0, 0;\", "
+                    f"tl.inline_asm_elementwise(\"st.volatile.global.{ptype} [$1], $2; mov.u32 $0, 0;\", "
                     f"\"=r,l,{reg}\", [{self._redirect(ctx, ptr, dtype)}, {val}], dtype=tl.int32, is_pure=False, pack=1)",
                 ]
             if bits < 32 and self.features.atomic_store:
@@ -261,7 +261,7 @@ class Emitter:
             self._narrow_rmw(ctx, ins, dtype, "tl.atomic_xchg (the stand-in for a volatile store)")
             note = self._fallback(ctx, index, "store volatile (st.volatile)",
                                   'tl.atomic_xchg(sem="relaxed", scope="sys") (same model meaning: relaxed.sys)')
-            return [note, f'_ = tl.atomic_xchg({ptr}, {val}{mk}, sem="relaxed", scope="sys")']
+            return [note, f'tl.atomic_xchg({ptr}, {val}{mk}, sem="relaxed", scope="sys")']
         if ins.sem == "weak":
             return [f"# store: plain st{tag}", f"tl.store({ptr}, {val}{mk})"]
         if self.features.atomic_store:
@@ -269,7 +269,7 @@ class Emitter:
                     f'tl.atomic_store({ptr}, {val}{mk}, sem="{ins.sem}", scope="{ins.scope}")']
         if self.features.inline_asm:
             return [f"# store: st.{ins.sem}.{ins.scope}.global.{ptype} (inline PTX: triton has no tl.atomic_store)",
-                    f'_ = tl.inline_asm_elementwise("st.{ins.sem}.{ins.scope}.global.{ptype} [$1], $2; mov.u32 $0, 0;", '
+                    f'tl.inline_asm_elementwise("st.{ins.sem}.{ins.scope}.global.{ptype} [$1], $2; mov.u32 $0, 0;", '
                     f'"=r,l,{reg}", [{self._redirect(ctx, ptr, dtype)}, {val}], dtype=tl.int32, is_pure=False, pack=1)']
         narrow = self._narrow_fallback(ctx, index, ins, dtype, f"store st.{ins.sem}.{ins.scope}", "store")
         if narrow is not None:
@@ -277,7 +277,7 @@ class Emitter:
         self._narrow_rmw(ctx, ins, dtype, "tl.atomic_xchg (the stand-in for an atomic store)")
         note = self._fallback(ctx, index, f"store st.{ins.sem}.{ins.scope}",
                               f'tl.atomic_xchg(sem="{ins.sem}", scope="{ins.scope}") (an RMW: also a read event)')
-        return [note, f'_ = tl.atomic_xchg({ptr}, {val}{mk}, sem="{ins.sem}", scope="{ins.scope}")']
+        return [note, f'tl.atomic_xchg({ptr}, {val}{mk}, sem="{ins.sem}", scope="{ins.scope}")']
 
     # ------------------------------------------------------------------ per kind
 
@@ -380,13 +380,13 @@ class Emitter:
     def _fence(self, ctx: ThreadContext, index: int, ins: Fence) -> list[str]:
         if self.features.inline_asm:
             return [f"# fence: fence.{ins.sem}.{ins.scope} (inline PTX; runs on every lane of the program)",
-                    f'_ = tl.inline_asm_elementwise("fence.{ins.sem}.{ins.scope}; mov.u32 $0, 0;", "=r", [], '
+                    f'tl.inline_asm_elementwise("fence.{ins.sem}.{ins.scope}; mov.u32 $0, 0;", "=r", [], '
                     "dtype=tl.int32, is_pure=False, pack=1)"]
         note = self._fallback(ctx, index, f"fence.{ins.sem}.{ins.scope}",
                               f'tl.atomic_add(scratch, 0, sem="acq_rel", scope="{ins.scope}") on a private '
                               "scratch word (orders like a fence only where the backend lowers acq_rel "
                               "RMWs with fences)")
-        return [note, f'_ = tl.atomic_add({ctx.scratch}, {ctx.zero}{self._mask_kw(ctx.mask)}, sem="acq_rel", '
+        return [note, f'tl.atomic_add({ctx.scratch}, {ctx.zero}{self._mask_kw(ctx.mask)}, sem="acq_rel", '
                       f'scope="{ins.scope}")']
 
     def _spin(self, ctx: ThreadContext, index: int, ins: Spin) -> list[str]:
@@ -434,12 +434,12 @@ class Emitter:
         tail: list[str] = []
         if gave is not None:
             body += self._give_up_check(ctx, index, it, done, gave, stale, seen, marked)
-            tail = [f'_ = tl.atomic_xchg({ctx.confirm}, {ctx.zero}, mask={marked} != 0, sem="relaxed", '
+            tail = [f'tl.atomic_xchg({ctx.confirm}, {ctx.zero}, mask={marked} != 0, sem="relaxed", '
                     f'scope="{ctx.quiet_scope}")  {HARNESS_TAG}: no longer waiting here']
         if hung is not None:
             body += self._quiet_check(ctx, index, ins, ptr, dtype, it, done, val, hung, parked, streak, mine,
                                       stale, seen)
-            tail = [f"_ = tl.atomic_add({ctx.fin}, {ctx.zero} + {QUIET_UNPARK}, mask={parked} != 0, sem=\"relaxed\", "
+            tail = [f"tl.atomic_add({ctx.fin}, {ctx.zero} + {QUIET_UNPARK}, mask={parked} != 0, sem=\"relaxed\", "
                     f"scope=\"{ctx.quiet_scope}\")  {HARNESS_TAG}: no longer waiting (a new version)"]
         lines += ["    " + b for b in body]
         lines += tail
@@ -502,7 +502,7 @@ class Emitter:
         h, z = HARNESS_TAG, ctx.zero
         alone, still, key, other = (self._fresh(s) for s in ("quiet_alone", "quiet_still", "quiet_key", "quiet_other"))
         waiting = f"{done} == 0"
-        inner = [f'_ = tl.atomic_xchg({ctx.confirm}, {z} + {index + 1}, mask=({waiting}) & ({marked} == 0), '
+        inner = [f'tl.atomic_xchg({ctx.confirm}, {z} + {index + 1}, mask=({waiting}) & ({marked} == 0), '
                  f'sem="relaxed", scope="{ctx.quiet_scope}")  {h}: waiting in spin {index}',
                  f"{marked} = tl.where({waiting}, 1, {marked})  {h}",
                  f"{alone} = ({waiting}) & ({gave} == 0)  {h}",
@@ -552,7 +552,7 @@ class Emitter:
 
         inner = [
             f"{live} = ({done} == 0) & ({hung} == 0)  {h}",
-            f'_ = tl.atomic_add({ctx.fin}, {z} + {QUIET_PARK}, mask={live} & ({parked} == 0), sem="relaxed", '
+            f'tl.atomic_add({ctx.fin}, {z} + {QUIET_PARK}, mask={live} & ({parked} == 0), sem="relaxed", '
             f'scope="{scope}")  {h}: waiting',
             f"{parked} = tl.where({live}, 1, {parked})  {h}",
             f"{word} = tl.load({ctx.fin}, mask={live}, other=0, volatile=True)  {h}",
@@ -564,7 +564,7 @@ class Emitter:
             f"{ver} = ({word} >> {QUIET_VERSION_SHIFT}) & {QUIET_VERSION_MASK}  {h}",
             f"{check} = {check} & ({mine} != {released}) & ({mine} != {verified})  {h}: not yet released at this version",
             self.harness_fence(ctx, "release: this thread's writes come before its confirm word", check),
-            f'_ = tl.atomic_xchg({ctx.confirm}, {released}, mask={check}, sem="relaxed", scope="{scope}")  {h}',
+            f'tl.atomic_xchg({ctx.confirm}, {released}, mask={check}, sem="relaxed", scope="{scope}")  {h}',
             f"{mine} = tl.where({check}, {released}, {mine})  {h}",
             f"{check} = {ready} & ({mine} == {released})  {h}",
         ] + others_at([released, verified]) + [
@@ -579,12 +579,12 @@ class Emitter:
             f"{val} = tl.where({exits}, {again}, {val})  {h}",
             f"{done} = {done} | {exits}  {h}",
             f"{check} = {check} & ({exits} == 0)  {h}",
-            f'_ = tl.atomic_xchg({ctx.confirm}, {verified}, mask={check}, sem="relaxed", scope="{scope}")  '
+            f'tl.atomic_xchg({ctx.confirm}, {verified}, mask={check}, sem="relaxed", scope="{scope}")  '
             f"{h}: nothing this lane waits for has come by this version",
             f"{mine} = tl.where({check}, {verified}, {mine})  {h}",
             f"{check} = {ready} & ({done} == 0) & ({mine} == {verified})  {h}",
         ] + others_at([verified]) + [
-            f'_ = tl.atomic_or({ctx.fin}, {z} + {HUNG_BIT}, mask={check}, sem="relaxed", scope="{scope}")  '
+            f'tl.atomic_or({ctx.fin}, {z} + {HUNG_BIT}, mask={check}, sem="relaxed", scope="{scope}")  '
             f"{h}: proven: tell the other threads",
             f"{hung} = {hung} | {check}  {h}",
         ]

@@ -81,7 +81,7 @@ def test_each_thread_marks_itself_finished_once_after_its_last_op(mode: str, sco
         assert last < text.index(marker), (mode, t.name)
         tail = text[text.index(marker):].splitlines()[1:4]
         assert "harness: release" in tail[0]
-        assert tail[1].strip().startswith(f"_ = tl.atomic_xchg(c_T{k}_{k}, ") and f"+ {QUIET_FINISHED}" in tail[1]
+        assert tail[1].strip().startswith(f"tl.atomic_xchg(c_T{k}_{k}, ") and f"+ {QUIET_FINISHED}" in tail[1]
         assert tail[2].strip().startswith(f"tl.atomic_add(f_T{k}, ") and f"+ {QUIET_PARK}" in tail[2]
     # every spin of a quiescing kernel counts itself waiting, and stops waiting, once
     spins = sum(isinstance(i, Spin) for t in test.threads for i in t.instrs)

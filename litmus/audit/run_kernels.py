@@ -43,9 +43,9 @@ def compare_kernels(test: LitmusTest, kind: str, audited: Compiled, run: Compile
     a_text, r_text = compiled_text(audited, kind), compiled_text(run, kind)
     diffs = compare_op_code(op_code(a_text, kind, audited.source.text), op_code(r_text, kind, run.source.text),
                             kernel, op_order(run.source.text))
-    had = {f.op for f in match_text(test, kind, a_text)[1]}
+    had = {f.op for f in match_text(test, kind, a_text, audited.source.text)[1]}
     diffs += [f"{f.op}: the {kernel} kernel misses it (expected {f.expected}); the audited kernel has it"
-              for f in match_text(test, kind, r_text)[1] if f.op not in had]
+              for f in match_text(test, kind, r_text, run.source.text)[1] if f.op not in had]
     return KernelComparison(kernel, "differs" if diffs else "same", tuple(diffs))
 
 
@@ -67,6 +67,10 @@ def compare_run_kernels(test: LitmusTest, target: str,
     for name, options in kernels.items():
         try:
             out.append(compare_kernels(test, kind, audited, compile_variant(test, codegen_target, options), name))
-        except (UnsupportedError, LitmusError) as exc:
+        except UnsupportedError as exc:
             out.append(KernelComparison(name, "unsupported", reason=str(exc)))
+        except LitmusError as exc:
+            # the audited kernel compiled and this one did not: the backend cannot run the variant
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            out.append(KernelComparison(name, "differs", (f"the {name} kernel does not compile: {first}",)))
     return out

@@ -54,3 +54,22 @@ def test_a_difference_makes_the_audit_cell_fail(monkeypatch: pytest.MonkeyPatch)
     cell = audit_cell(_mp("relacq-xgpu-sys"), "cuda:90")
     assert cell.result.status == "pass" and cell.status == "differs"
     assert audit_cell(_mp("relacq-xgpu-sys"), "cuda:90", run_kernels=False).status == "pass"
+
+
+def test_a_run_kernel_that_does_not_compile_fails_the_audit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import litmus.codegen as codegen
+    from litmus.errors import LitmusError
+
+    real = codegen.compile_variant
+
+    def broken(test, target, options=None, *args, **kwargs):
+        if options is not None and options.mode == "parallel":
+            raise LitmusError("triton could not compile kernel litmus_parallel: at 47:14")
+        return real(test, target, options, *args, **kwargs)
+
+    monkeypatch.setattr(codegen, "compile_variant", broken)
+    got = {c.kernel: c for c in compare_run_kernels(_mp("relcas-xgpu-sys"), "cuda:90")}
+    assert got["grid"].status == "same"
+    assert got["parallel"].status == "differs"
+    assert got["parallel"].differences == (
+        "the parallel kernel does not compile: triton could not compile kernel litmus_parallel: at 47:14",)

@@ -462,11 +462,15 @@ def _default_out(backend: str) -> str:
 @click.option("--compile-workers", type=click.IntRange(min=0), default=None,
               help="cuda backend: processes that compile the next variants' kernels while the GPU runs "
                    "(0: compile in the run). Default: the CPUs but two, at most 12; 0 with 4 CPUs or fewer.")
+@click.option("--debug", is_flag=True, help="Print the traceback of each variant that errored (they are in "
+                                            "the results file either way).")
+@click.option("--keep-errors", is_flag=True, hidden=True,
+              help="With --resume, also skip variants recorded as error (a restart after a lost backend).")
 @_friendly
 def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int | None,
         time_budget: float | None, instances: int | None, seed: int, stop_bound: float | None, stress: str,
         out: str | None, resume: bool, world_size: int | None, ranks_text: str | None,
-        compile_workers: int | None) -> None:
+        compile_workers: int | None, debug: bool, keep_errors: bool) -> None:
     """Run variants on hardware (or the CPU interpreter) and classify every outcome.
 
     Each variant runs round after round (--iterations or --time-budget); each round runs many
@@ -479,7 +483,11 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
     ended: N counts the instances that completed or provably hung, never timed-out ones).
 
     Results are appended to --out as each variant finishes, so a killed run keeps every
-    finished variant; --resume skips them. Exit status 1 if any variant is a VIOLATION.
+    finished variant; --resume skips them. A variant whose run fails (a device fault, a kernel
+    that does not compile, a dead worker) is recorded as error, with one line and the command
+    that reproduces it alone, and the run goes on; a fault that poisons the GPU context goes on
+    in a fresh process. --resume runs errored variants again. Exit status 1 if any variant is a
+    VIOLATION or errored.
 
     \b
     Examples:
@@ -490,8 +498,13 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
       litmus run SYMM-barrier-p1 --backend ranks --world-size 2
     """
     where: dict[str, Any] = {"stage": "loading the tests"}
+    restart = False
     try:  # a Ctrl-C anywhere from here on gets the one line of _interrupted_run
         from pathlib import Path
+
+        from rich.markup import escape
+
+        from litmus.session import BackendLost
 
         from rich.console import Console
 
@@ -528,9 +541,16 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
                 from litmus.run.ahead import default_workers
 
                 compile_workers = default_workers()
-            results = _run_with_progress(tests, backend_obj, config, out_path, resume, console, compile_workers)
+            try:
+                results = _run_with_progress(tests, backend_obj, config, out_path, resume, console,
+                                             compile_workers, retry_errors=not keep_errors)
+            except BackendLost as exc:
+                console.print(f"[bold red]{escape(str(exc))}[/bold red]; the rest runs in a fresh process")
+                restart = True
         finally:
             backend_obj.close()
+        if restart:
+            _restart_resumed(out_path)
     except KeyboardInterrupt:
         where["interrupted"] = True  # reported below, once the exception and its frames are gone
     except Exception:
@@ -543,8 +563,26 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
     print_wide(results_table(results, title=f"{backend_obj.name}: {len(results)} variants"))
     summary = verdict_summary(results)
     Console().print(", ".join(f"{k}: {v}" for k, v in sorted(summary.items())))
-    if summary.get("VIOLATION"):
+    errored = [r for r in results if r.error is not None]
+    for r in errored:
+        click.echo(f"error: {r.test.id}: {r.error}; alone: {r.record['reproduce']}", err=True)
+        if debug:
+            click.echo(r.record["traceback"], err=True)
+    if errored:
+        click.echo(f"{len(errored)} variant{'s' if len(errored) != 1 else ''} errored (recorded in {out_path}); "
+                   f"--resume runs {'them' if len(errored) != 1 else 'it'} again", err=True)
+    if summary.get("VIOLATION") or errored:
         sys.exit(1)
+
+
+def _restart_resumed(out_path: Any) -> None:
+    """Run this same ``litmus run`` again in a fresh process, resuming from ``out_path`` and
+    skipping the variants that errored; exit with its status."""
+    import subprocess
+
+    args = [a for a in sys.argv[1:]]
+    args += ["--out", str(out_path), "--resume", "--keep-errors"]
+    sys.exit(subprocess.call([sys.executable, "-m", "litmus", *args]))
 
 
 def _interrupted_run(where: dict[str, Any], paths: Sequence[str], backend: str) -> str:
@@ -574,7 +612,8 @@ def _interrupted_run(where: dict[str, Any], paths: Sequence[str], backend: str) 
 
 
 def _run_with_progress(tests: Sequence[Any], backend: Any, config: Any, out: Any, resume: bool,
-                       console: Any, compile_workers: int = 0) -> list[Any]:
+                       console: Any, compile_workers: int = 0, retry_errors: bool = True) -> list[Any]:
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from litmus.session import run_tests
@@ -606,9 +645,11 @@ def _run_with_progress(tests: Sequence[Any], backend: Any, config: Any, out: Any
             progress.advance(overall)
             if res.verdict is not None and res.verdict.verdict == "VIOLATION":
                 progress.console.print(f"[bold red]VIOLATION[/bold red] {res.test.id}")
+            if res.error is not None:
+                progress.console.print(f"[bold red]error[/bold red] {escape(res.test.id)}: {escape(res.error)}")
 
-        return run_tests(tests, backend, config, out=out, resume=resume,
-                         on_progress=on_progress, on_result=on_result, compile_workers=compile_workers)
+        return run_tests(tests, backend, config, out=out, resume=resume, on_progress=on_progress,
+                         on_result=on_result, compile_workers=compile_workers, retry_errors=retry_errors)
 
 
 @main.command()

@@ -32,6 +32,16 @@ class ChecksumError(LitmusError, RuntimeError):
     """A backend counted a different number of outcomes than instances it ran (a backend bug)."""
 
 
+class BackendLost(LitmusError, RuntimeError):
+    """A variant's failure left the backend unusable in this process (a CUDA context poisoned by
+    a device fault): the remaining variants need a fresh process."""
+
+
+ERROR = "error"
+"""The verdict of a variant whose run failed (a device fault, a compile error, a dead worker):
+it costs that variant only, and ``--resume`` runs it again."""
+
+
 @dataclass
 class VariantResult:
     """One variant's outcome: a verdict, or the reason it was skipped."""
@@ -41,6 +51,7 @@ class VariantResult:
     skipped: str | None
     seconds: float
     record: dict[str, Any] | None
+    error: str | None = None  # one line: what failed, when the variant's run raised
 
 
 @dataclass(frozen=True)
@@ -206,6 +217,55 @@ def result_record(
     }
 
 
+def error_line(exc: BaseException) -> str:
+    """One line saying what failed: the exception's kind and the first line of its message."""
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def reproduce_command(test: LitmusTest, backend: Backend) -> str:
+    """The command that runs ``test`` alone on ``backend``."""
+    import shlex
+
+    return shlex.join(["litmus", "run", test.source_file, "--variant", test.variant, "--backend", backend.name,
+                       "--debug"])
+
+
+def error_record(test: LitmusTest, backend: Backend, config: RunConfig, exc: BaseException,
+                 seconds: float) -> dict[str, Any]:
+    """The JSON record of a variant whose run raised: verdict ``error``, what failed in one line,
+    the traceback, and the command that reproduces it alone."""
+    import traceback
+
+    return {
+        "id": test.id, "test": test.name, "variant": test.variant, "source": test.source_file,
+        "expect": test.expect.outcome if test.expect else None,
+        "verdict": ERROR, "observation": "", "error": error_line(exc),
+        "traceback": "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)),
+        "reproduce": reproduce_command(test, backend),
+        "instances": 0, "completed": 0, "hung": 0, "target_count": 0, "hang_witnesses": 0, "hung_witnesses": 0,
+        "counts": {}, "rate": 0.0, "bound_95": None, "bound_completed": None, "seconds_to_first": None,
+        "seconds": round(seconds, 4), "rounds": 0, "histogram": [], "notes": [],
+        "config": config.as_dict(), "seed": config.seed,
+        "finished_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        **{k: v for k, v in backend.describe().items() if k != "note"},
+    }
+
+
+def _recover(backend: Backend) -> None:
+    """Make ``backend`` usable after a variant failed (its optional ``recover``), or raise
+    :class:`BackendLost`."""
+    recover = getattr(backend, "recover", None)
+    if recover is None:
+        return
+    try:
+        recover()
+    except BackendLost:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure to recover means this process cannot go on
+        raise BackendLost(f"the {backend.name} backend could not recover: {error_line(exc)}") from exc
+
+
 def run_tests(
     tests: Sequence[LitmusTest],
     backend: Backend,
@@ -215,14 +275,19 @@ def run_tests(
     on_progress: ProgressHook | None = None,
     on_result: Callable[[VariantResult], None] | None = None,
     compile_workers: int = 0,
+    retry_errors: bool = True,
 ) -> list[VariantResult]:
     """Run every test; append each finished variant to ``out`` at once (JSON Lines).
 
-    With ``resume``, variants already in ``out`` for this backend are skipped.  With
+    With ``resume``, variants already in ``out`` for this backend are skipped, except those
+    recorded as ``error``, which run again unless ``retry_errors`` is false.  A variant whose run
+    raises (anything but an interrupt) is recorded as ``error`` and the run goes on; the
+    backend's ``recover`` makes it usable again first, and when it cannot,
+    :class:`BackendLost` ends the run here (every finished variant is in ``out``).  With
     ``compile_workers`` and a backend that can (``compile_ahead``: cuda), that many processes
     compile the next variants' kernels while the GPU runs (:mod:`litmus.run.ahead`).
     """
-    done = finished_ids(out, backend.name) if (out is not None and resume) else set()
+    done = finished_ids(out, backend.name, with_errors=not retry_errors) if (out is not None and resume) else set()
     ahead = getattr(backend, "compile_ahead", None)
     if compile_workers > 0 and ahead is not None:
         ahead([t for t in tests if f"{t.source_file}::{t.id}" not in done], config, compile_workers)
@@ -234,7 +299,21 @@ def run_tests(
         elif (reason := backend.skip_reason(test)) is not None:
             res = VariantResult(test, None, reason, 0.0, None)
         else:
-            ran = run_variant(test, backend, config, on_progress)
+            t0 = time.perf_counter()
+            try:
+                ran = run_variant(test, backend, config, on_progress)
+            except (KeyboardInterrupt, BackendLost):
+                raise
+            except Exception as exc:  # noqa: BLE001 - a failed variant costs that variant only
+                record = error_record(test, backend, config, exc, time.perf_counter() - t0)
+                if out is not None:
+                    append_record(out, record)
+                res = VariantResult(test, None, None, record["seconds"], record, error=record["error"])
+                results.append(res)
+                if on_result:
+                    on_result(res)
+                _recover(backend)
+                continue
             record = result_record(test, ran.verdict, backend, config, ran.seconds, ran.rounds)
             if out is not None:
                 append_record(out, record)

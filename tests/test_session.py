@@ -65,8 +65,9 @@ def test_records_are_written_per_variant_and_resume_skips_them(tmp_path: Path) -
 
 
 def test_histogram_checksum_mismatch_is_an_error() -> None:
-    with pytest.raises(RuntimeError, match="checksum"):
-        run_tests([SB], Scripted(lie=True), RunConfig(iterations=1))
+    [res] = run_tests([SB], Scripted(lie=True), RunConfig(iterations=1))
+    assert res.verdict is None and res.error is not None
+    assert res.error.startswith("ChecksumError: ") and "checksum" in res.error
 
 
 def test_time_budget_starts_after_the_first_round() -> None:
@@ -92,8 +93,9 @@ expect: allowed
 why: one store
 """)
     res = CliRunner().invoke(main, ["run", str(p), "--iterations", "1", "--out", str(tmp_path / "r.jsonl")])
-    assert res.exit_code == 2
-    assert "error: SB1: histogram checksum failed" in res.output
+    assert res.exit_code == 1
+    assert "error: SB1: ChecksumError: SB1: histogram checksum failed" in res.output
+    assert "1 variant errored" in res.output and "--resume" in res.output
     assert "Traceback" not in res.output
 
 

@@ -72,11 +72,24 @@ def read_results(path: Path) -> list[dict[str, Any]]:
             raise LitmusError.at(str(path), number,
                                  f"not a litmus run record (no 'id' and 'verdict'); {_kind_hint(record)}")
         records.append(record)
-    return records
+    return superseded_errors_dropped(records)
 
 
-def finished_ids(path: Path, backend: str) -> set[str]:
-    """Ids (``source::NAME[variant]``) already finished on ``backend`` in ``path``."""
+def _key(record: dict[str, Any]) -> tuple[Any, Any, Any]:
+    return record.get("source"), record.get("id"), record.get("backend")
+
+
+def superseded_errors_dropped(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``records`` less each ``error`` record of a variant that a later record of the same
+    backend ran again (``litmus run --resume`` retries errors)."""
+    last = {_key(r): k for k, r in enumerate(records)}
+    return [r for k, r in enumerate(records) if r.get("verdict") != "error" or last[_key(r)] == k]
+
+
+def finished_ids(path: Path, backend: str, with_errors: bool = False) -> set[str]:
+    """Ids (``source::NAME[variant]``) already finished on ``backend`` in ``path``; a variant
+    recorded as ``error`` counts only ``with_errors`` (a resumed run retries it otherwise)."""
     return {
-        f"{r.get('source')}::{r.get('id')}" for r in read_records(path) if r.get("backend") == backend
+        f"{r.get('source')}::{r.get('id')}" for r in read_records(path)
+        if r.get("backend") == backend and (with_errors or r.get("verdict") != "error")
     }

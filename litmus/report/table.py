@@ -50,8 +50,10 @@ def results_table(results: Sequence[Any], title: str = "") -> Any:
         t = res.test
         expect = t.expect.outcome if t.expect else "-"
         if res.verdict is None:
-            table.add_row(escape(t.name), escape(t.variant), expect,
-                          f"[dim]skipped: {escape(res.skipped or '')}[/dim]", *["-"] * 7)
+            error = getattr(res, "error", None)
+            shown = (f"[bold red]error[/bold red]: {escape(error)}" if error is not None
+                     else f"[dim]skipped: {escape(res.skipped or '')}[/dim]")
+            table.add_row(escape(t.name), escape(t.variant), expect, shown, *["-"] * 7)
             continue
         v = res.verdict
         style = VERDICT_STYLE.get(v.verdict, "")
@@ -75,7 +77,7 @@ def verdict_summary(results: Sequence[Any]) -> dict[str, int]:
     """How many variants got each verdict (and how many were skipped)."""
     out: dict[str, int] = {}
     for res in results:
-        key = res.verdict.verdict if res.verdict else "skipped"
+        key = res.verdict.verdict if res.verdict else ("error" if getattr(res, "error", None) else "skipped")
         out[key] = out.get(key, 0) + 1
     return out
 

@@ -48,6 +48,10 @@ class Backend(Protocol):
         """Release processes and devices."""
         ...
 
+    # Optional: ``recover(self) -> None``, called by the session after a variant's run raised:
+    # make the backend usable for the next variant (restart workers, drop buffers), or raise
+    # when this process cannot go on (a poisoned CUDA context).
+
 
 def merge_rows(rows: Sequence[Row]) -> list[Row]:
     """Add up rows with the same state and status."""

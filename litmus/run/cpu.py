@@ -430,6 +430,11 @@ class CpuBackend:
         """Process ids of the running workers (empty before the pool starts)."""
         return self._pool.pids() if self._pool is not None else []
 
+    def recover(self) -> None:
+        """After a variant failed: stop the worker processes (a worker may be dead, hung or
+        holding the failed variant's state); fresh ones start with the next round."""
+        self.close()
+
     def close(self) -> None:
         """Stop every worker process and free the shared buffers."""
         if self._pool is not None:

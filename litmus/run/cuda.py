@@ -342,6 +342,18 @@ class CudaBackend:
         if self._ahead is not None:
             self._ahead.wait(test, options)
 
+    def recover(self) -> None:
+        """After a variant failed: drop its buffers and check the device. A device fault (an
+        illegal address, a launch failure) poisons this process's CUDA context for good: then
+        this raises, and the session goes on in a fresh process."""
+        import torch
+
+        self._setup = None
+        self._setups.clear()
+        self._scratch = None
+        torch.cuda.synchronize(self.device)
+        torch.zeros(1, device=self.device).add_(1).item()
+
     def close(self) -> None:
         """Free the device buffers and stop the compile workers."""
         if self._ahead is not None:

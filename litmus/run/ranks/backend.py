@@ -209,6 +209,19 @@ class RanksBackend:
         assert reply is not None
         return reply
 
+    def recover(self) -> None:
+        """After a variant failed: spawned ranks restart with the next round (a fresh process
+        group); ranks launched by torchrun cannot, so the run is lost
+        (:class:`litmus.session.BackendLost`, raised by the session from this error)."""
+        if self._launch is not None or self._session is not None:
+            if self._failure is not None:
+                raise RankFailure(f"ranks launched by torchrun cannot restart after: {self._failure}")
+            return
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            pool.close()
+        self._failure = None
+
     def close(self) -> None:
         """Stop every rank process (spawned) or release the followers (torchrun)."""
         if self._pool is not None:

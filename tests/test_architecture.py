@@ -19,6 +19,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("spec",),
     ("interop",),
     ("model",),
+    ("diy",),
     ("codegen",),
     ("audit",),
     ("run",),

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from litmus.audit.asm import AsmInstr, jumps, parse_asm
 from litmus.audit.compile import canonical_target
-from litmus.audit.op_code import has_line_table, line_ops, op_code, op_order
+from litmus.audit.op_code import UNATTRIBUTED, has_line_table, line_ops, op_code, op_order
 from litmus.audit.requirements import Requirement, must_follow, requirements
 from litmus.audit.rules import Pattern, Rule, Shape, rule_table
 from litmus.audit.widths import sized_rule, width_problem
@@ -273,6 +273,16 @@ def _op_instructions(test: LitmusTest, kind: str, text: str, source_text: str,
     return out
 
 
+def _anchored(got: tuple[Shape, list[int]] | None, own: list[int],
+              owner: dict[int, str]) -> tuple[Shape, list[int]] | None:
+    """``got`` when its anchor (the access itself) is the op's own instruction or one the line
+    table gives to no op; None when it is another op's."""
+    if got is None or not got[1]:
+        return got
+    at = got[1][got[0].anchor]
+    return got if at in own or at not in owner else None
+
+
 def _match_own(rule: Rule, instrs: list[AsmInstr], own: list[int]) -> tuple[Shape, list[int]] | None:
     """The earliest shape of ``rule`` among the instructions of one op (``own``, text order)."""
     got = _match_rule(rule, [instrs[i] for i in own], 0)
@@ -296,6 +306,7 @@ def match_text(test: LitmusTest, target: str, text: str,
     edges = jumps(text, instrs)
     text_lines = text.splitlines()
     own_of = _op_instructions(test, kind, text, source_text, instrs)
+    owner = {i: op for op, idx in own_of.items() if op != UNATTRIBUTED for i in idx}
     reqs = requirements(test)
     rules = [_rule_for(test, kind, r) for r in reqs]
     sized = [sized_rule(rule, kind, r.bits) if r.bits is not None else rule for r, rule in zip(reqs, rules)]
@@ -309,9 +320,16 @@ def match_text(test: LitmusTest, target: str, text: str,
         after = f"after {reqs[last].describe()} (line {instrs[end[last]].line})" if last is not None and end[last] >= 0 else ""
         own = own_of.get(f"{req.thread}[{req.instr_index}]")
         if own:
-            got = _match_own(rule, instrs, own)
+            # The op's own code first; else from its first instruction on along the control
+            # flow, since the compiler may attribute a trailing wait or cache invalidate (an
+            # AMDGCN acquire's buffer_inv) or a merged store to another line.
+            got = _match_own(rule, instrs, own) or _anchored(_match_rule(rule, instrs, own[0], edges), own, owner)
+            if got is None and req.op_kind in ("load", "store") and _legally_merged(reqs, j):  # e.g. an overwritten store
+                got = _match_rule(rule, instrs, own[0], edges)
             if got is None:
-                unsized = _match_own(rules[j], instrs, own) if rule is not rules[j] else None
+                unsized = (_match_own(rules[j], instrs, own)
+                           or _anchored(_match_rule(rules[j], instrs, own[0], edges), own, owner)
+                           if rule is not rules[j] else None)
                 sub = [instrs[i] for i in own]
                 if unsized is not None and req.bits is not None:
                     findings.append(_width_finding(test, kind, req, rule, instrs, unsized, text_lines))

@@ -9,14 +9,24 @@ from typing import Callable, Iterable, Iterator
 from litmus.condition import evaluate, target_reachable, validated
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest, ProxyFence
+from litmus.model import budget
 from litmus.model.barriers import BarrierOutcome, barrier_outcomes
-from litmus.model.executions import build_frame, consistent_finals, test_traces
+from litmus.model.budget import charge, note
+from litmus.model.executions import (
+    addresses,
+    build_frame,
+    check_declared,
+    consistent_executions,
+    consistent_finals,
+    test_traces,
+)
 from litmus.model.layout import Layout, memory_layout
 from litmus.model.ptx import PTX
 from litmus.model.ptx75 import PTX75
 from litmus.model.relations import Model, bits
 from litmus.model.result import ModelResult, State, observables
 from litmus.model.sc import SC_MODEL
+from litmus.model.symbolic import STrace, resolver, straight_line, symbolic_traces
 from litmus.model.traces import Trace
 
 MODELS: dict[str, Model] = {"ptx": PTX, "ptx75": PTX75, "sc": SC_MODEL}
@@ -46,12 +56,25 @@ def check(test: LitmusTest, model: str = DEFAULT_MODEL, unroll: int = DEFAULT_UN
         raise LitmusError(f"unknown memory model {model!r}; choose one of {', '.join(sorted(MODELS))}")
     if not m.proxies and test.uses_proxies():
         _refuse_proxies(test, m)
-    return _check(test, m, unroll, memory_layout(test), start)
+    b = budget.start()
+    try:
+        return _check(test, m, unroll, memory_layout(test), start)
+    except budget.OutOfSteps:
+        raise budget.error(b, test.source_file, test.source_line, test.id, m.name) from None
+    finally:
+        budget.stop(b)
+
+
+SYMBOLIC = True
+"""Check straight-line tests reads-from first (:mod:`litmus.model.symbolic`); False sends every
+test through the value-guessing path (the laws compare the two)."""
 
 
 def _check(test: LitmusTest, m: Model, unroll: int, layout: Layout | None, start: float) -> ModelResult:
     """``check`` with the granules ``layout`` (None: the historical path of a test without
     widths; the laws force a layout on such tests to compare the two)."""
+    if SYMBOLIC and straight_line(test):
+        return _check_symbolic(test, m, layout, start)
     keys = observables(test)
     per_thread = test_traces(test, unroll, layout)
     states: set[State] = set()
@@ -64,8 +87,14 @@ def _check(test: LitmusTest, m: Model, unroll: int, layout: Layout | None, start
     else:
         init, aliases = dict(layout.init), {}
     thread_names = [t.name for t in test.threads]
+    budget_states = [0]
     for pick in _picks(per_thread, init):
+        charge()
+        note("trace combinations begun")
         combo = [per_thread[t][k] for t, k in enumerate(pick)]
+        if len(states) > budget_states[0]:
+            note("allowed states found", len(states) - budget_states[0])
+            budget_states[0] = len(states)
         stuck = any(tr.status == "stuck" for tr in combo)
         if stuck and hang:
             continue
@@ -108,6 +137,10 @@ def _check(test: LitmusTest, m: Model, unroll: int, layout: Layout | None, start
                 missing.discard(state)
                 if not missing:
                     break
+    return _result(test, m, states, hang, start)
+
+
+def _result(test: LitmusTest, m: Model, states: set[State], hang: bool, start: float) -> ModelResult:
     allowed = tuple(sorted(states))
     cond = test.condition
     sat = [evaluate(cond.prop, dict(s)) for s in allowed]
@@ -116,7 +149,77 @@ def _check(test: LitmusTest, m: Model, unroll: int, layout: Layout | None, start
     except ValueError as e:
         raise LitmusError.at(test.source_file, test.source_line, str(e)) from None
     target = target_reachable(cond.kind, sat)
-    return ModelResult(test, m.name, allowed, ok, target, hang, time.perf_counter() - start)
+    spent = budget.current_spent()
+    return ModelResult(test, m.name, allowed, ok, target, hang, time.perf_counter() - start, spent)
+
+
+def _check_symbolic(test: LitmusTest, m: Model, layout: Layout | None, start: float) -> ModelResult:
+    """``_check`` for a straight-line test: one symbolic trace per thread and ``cas`` outcome,
+    reads-from chosen first and values computed from it (:mod:`litmus.model.symbolic`)."""
+    keys = observables(test)
+    places = [(t.rank, t.cta) for t in test.threads]
+    if layout is None:
+        check_declared(test, {l.name for l in test.locations})
+        init = {l.name: l.init for l in test.locations}
+        aliases = {l.name: l.physical(test) for l in test.locations if l.alias_of is not None}
+        addr = addresses(test) if aliases else None
+    else:
+        check_declared(test, layout.pieces)
+        init, aliases, addr = dict(layout.init), {}, None
+    per_thread = [symbolic_traces(t, layout, addr) for t in test.threads]
+    names = [t.name for t in test.threads]
+    states: set[State] = set()
+    hang = False
+    seen_hangs: set[tuple] = set()
+
+    def state_of(regs: dict[str, int], finals: dict[str, int]) -> State:
+        if layout is not None:
+            return _composed_state(regs, finals, keys, layout)
+        full = dict(regs)
+        full.update(finals)
+        full.update({a: full[p] for a, p in aliases.items() if p in full})
+        return tuple(sorted((k, full.get(k, init.get(k, 0))) for k in keys))
+
+    def flat(regs_list: list[dict[str, int]]) -> dict[str, int]:
+        return {f"{name}:{r}": v for name, rs in zip(names, regs_list) for r, v in rs.items()}
+
+    def known(fr: object, regs_list: object) -> bool:
+        # every state this reads-from choice could end in is allowed already: no order needed
+        return _reachable_states(flat(regs_list), fr, keys, init, aliases, layout) <= states  # type: ignore[arg-type]
+
+    for combo in product(*per_thread):
+        charge()
+        note("trace combinations begun")
+        for outcome in barrier_outcomes([tr.events for tr in combo], places):
+            if outcome.blocked:
+                if hang:
+                    continue
+                cut = [_cut(tr, outcome.blocked[t]) if t in outcome.blocked else tr for t, tr in enumerate(combo)]
+                evs = [tr.events for tr in cut]
+                key = (tuple(evs), outcome.edges)
+                if key in seen_hangs:
+                    continue
+                seen_hangs.add(key)
+                frame = build_frame(test, evs, _truncate(outcome, evs), layout)
+                if frame is not None and any(True for _ in consistent_executions(m, frame, resolver(frame, cut))):
+                    hang = True
+                continue
+            frame = build_frame(test, [tr.events for tr in combo], outcome, layout)
+            if frame is None:
+                continue
+            for regs_list, finals in consistent_executions(m, frame, resolver(frame, list(combo)), known):
+                state = state_of(flat(regs_list), finals)  # type: ignore[arg-type]
+                if state not in states:
+                    states.add(state)
+                    note("allowed states found")
+    return _result(test, m, states, hang, start)
+
+
+def _cut(tr: STrace, k: int) -> STrace:
+    """``tr``'s first ``k`` events (a thread blocked at a barrier), with the values and ``cas``
+    comparisons of those events only."""
+    return STrace(tr.events[:k], tuple((i, v) for i, v in tr.values if i < k), tr.regs,
+                  tuple(c for c in tr.constraints if max(c.inputs, default=-1) < k))
 
 
 def _refuse_proxies(test: LitmusTest, m: Model) -> None:

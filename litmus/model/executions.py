@@ -15,12 +15,14 @@ without pairs inside one access or one vector instruction.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from itertools import product
 from typing import Callable, Iterator, Sequence
 
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest, scope_includes
+from litmus.model import budget
 from litmus.model.barriers import BarrierOutcome, match_barriers
 from litmus.model.compiled import Evaluator, program
 from litmus.model.layout import Layout
@@ -66,13 +68,7 @@ def value_domains(test: LitmusTest, unroll: int, layout: Layout | None = None) -
         phys = {g: g for g in layout.granules}
         dom = {g: {layout.init[g]} for g in layout.granules}
         names = layout.pieces
-    for t in test.threads:
-        for i in t.instrs:
-            loc = getattr(i, "loc", None)
-            if loc is not None and loc not in names:
-                raise LitmusError.at(test.source_file, getattr(i, "line", None),
-                                     f"{t.name} uses location {loc!r}, which is not declared; "
-                                     f"declare it with an initial value")
+    check_declared(test, names)
     rounds = 0
     while True:
         frozen = {name: tuple(sorted(dom[p])) for name, p in phys.items()}
@@ -94,6 +90,17 @@ def value_domains(test: LitmusTest, unroll: int, layout: Layout | None = None) -
                                  f"{test.id}: more than {MAX_DOMAIN} possible values for one location; "
                                  "the model checker needs small value domains")
         dom = new
+
+
+def check_declared(test: LitmusTest, names: object) -> None:
+    """Raise a located LitmusError for an access to a location not in ``names``."""
+    for t in test.threads:
+        for i in t.instrs:
+            loc = getattr(i, "loc", None)
+            if loc is not None and loc not in names:  # type: ignore[operator]
+                raise LitmusError.at(test.source_file, getattr(i, "line", None),
+                                     f"{t.name} uses location {loc!r}, which is not declared; "
+                                     f"declare it with an initial value")
 
 
 @dataclass
@@ -316,7 +323,9 @@ def build_frame(test: LitmusTest, traces: Sequence[Sequence[TEvent]],
         for i in info.reads:
             r = off + i
             e = events[r]
-            mask = by_locval.get((e.loc, e.value), 0) & ~po[r] & ~rmw[r]  # type: ignore[arg-type]
+            # a symbolic read (value None, litmus.model.symbolic) may read any write of its location
+            mask = (by_locval.get((e.loc, e.value), 0) if e.value is not None
+                    else writes_by_loc.get(e.loc, 0)) & ~po[r] & ~rmw[r]  # type: ignore[arg-type]
             if not mask:
                 return None
             reads.append(r)
@@ -405,6 +414,22 @@ def consistent_finals(model: Model, frame: Frame) -> Iterator[dict[str, int]]:
 
     For a frame with hang reads, yields ``{}`` once per consistent execution in which every
     hang read sees a co-final write (so the loop can really spin forever)."""
+    for _, finals in consistent_executions(model, frame):
+        yield finals
+
+
+def consistent_executions(model: Model, frame: Frame,
+                          resolve: Callable[[tuple[int, ...]], tuple[Frame, object] | None] | None = None,
+                          skip: Callable[[Frame, object], bool] | None = None
+                          ) -> Iterator[tuple[object, dict[str, int]]]:
+    """:func:`consistent_finals`, each with what ``resolve`` said of its reads-from choice.
+
+    ``resolve`` (a frame of symbolic reads, :mod:`litmus.model.symbolic`): reads-from choice ->
+    ``(the frame with its values filled in, extra)``, or None when the choice gives no execution;
+    the orders are then chosen on the resolved frame, and ``extra`` is yielded with its finals.
+    ``skip(resolved frame, extra)`` True drops a choice before any order is chosen (every state
+    it could give is known already).  Every reads-from choice examined is charged to the budget
+    (:mod:`litmus.model.budget`)."""
     plan = _plan(model)
     if not frame.split:
         plan = plan.unsplit  # type: ignore[assignment]
@@ -425,14 +450,26 @@ def consistent_finals(model: Model, frame: Frame) -> Iterator[dict[str, int]]:
     set_rf = ev.setter("rf")
     check0 = plan.check_stage[0]
     slots = ev.c
-    for choice in _rf_choices(model, frame, candidates, pruning):
+    charge = budget.charge
+    extra: object = None
+    for choice in _rf_choices(model, frame, candidates, pruning, always_cycles=resolve is not None):
+        charge()
+        fr = frame
+        if resolve is not None:
+            got = resolve(choice)
+            if got is None:
+                continue
+            fr, extra = got
+            if skip is not None and skip(fr, extra):
+                continue
         rf = [0] * n
         for r, w in zip(frame.reads, choice):
             rf[w] |= 1 << r
         set_rf(rf)
         if not check0(slots):
             continue
-        yield from _choose(model, plan, ev, frame, 0, choice)
+        for finals in _choose(model, plan, ev, fr, 0, choice):
+            yield extra, finals
 
 
 PRUNE_RF_ABOVE = 1
@@ -461,9 +498,14 @@ class _RfPruning:
     corr: list[list[int]]  # per read index: earlier same-location reads of its thread (CoRR)
     sym: Rel  # the coherent relation (symmetric)
     inits: int  # the initial writes
+    # per read index: the other reads of its access (one per granule it covers), with ``sa`` and
+    # ``loc`` for the single-copy-atomicity rule; empty in a frame without multi-granule reads
+    siblings: list[list[int]] = dataclasses.field(default_factory=list)
+    sa: Rel = dataclasses.field(default_factory=list)
+    loc: Rel = dataclasses.field(default_factory=list)
 
     def active(self) -> bool:
-        return bool(self.conflicts or any(self.edges) or self.hang or any(self.corr))
+        return bool(self.conflicts or any(self.edges) or self.hang or any(self.corr) or any(self.siblings))
 
 
 def _rf_pruning(model: Model, frame: Frame, ev: Evaluator, candidates: list[list[int]],
@@ -514,7 +556,13 @@ def _rf_pruning(model: Model, frame: Frame, ev: Evaluator, candidates: list[list
              and (sym[r1] >> r) & 1] for i, r in enumerate(frame.reads)]
     forced = r_plus(forced)
     hang = {i: frame.writes_by_loc[events[r].loc] for i, r in enumerate(frame.reads) if events[r].hang}  # type: ignore[misc]
-    return _RfPruning(conflicts, edges, forced, hang, corr, sym, inits)
+    siblings: list[list[int]] = [[] for _ in frame.reads]
+    sa: Rel = frame.base["sa"]  # type: ignore[assignment]
+    if frame.split and model.single_copy_atomic:
+        index = {r: i for i, r in enumerate(frame.reads)}
+        for i, r in enumerate(frame.reads):
+            siblings[i] = [index[r2] for r2 in bits(sa[r]) if r2 in index]
+    return _RfPruning(conflicts, edges, forced, hang, corr, sym, inits, siblings, sa, loc)
 
 
 def _coherent_usable(model: Model) -> bool:
@@ -526,7 +574,7 @@ def _coherent_usable(model: Model) -> bool:
 
 
 def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]],
-                pruning: _RfPruning | None = None) -> Iterator[tuple[int, ...]]:
+                pruning: _RfPruning | None = None, always_cycles: bool = False) -> Iterator[tuple[int, ...]]:
     """Every reads-from choice (one write per read) worth checking: all of them, less those
     ``pruning`` rules out (two exclusive RMWs reading one write, a cycle in the ``co`` edges
     the choice forces, a hang read whose source is no longer co-maximal) and, for a model
@@ -534,7 +582,7 @@ def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]],
     total = 1
     for c in candidates:
         total *= len(c)
-    cycles = model.acyclic_rf_dep and total > RF_PRUNE_ABOVE
+    cycles = model.acyclic_rf_dep and (total > RF_PRUNE_ABOVE or always_cycles)
     if pruning is not None and not pruning.active():
         pruning = None
     if not cycles and pruning is None:
@@ -568,6 +616,14 @@ def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]],
             for j in earlier:
                 pi, pj = pos[i], pos[j]
                 corr[max(pi, pj)].append((min(pi, pj), pi > pj))
+        # single-copy atomicity: two reads of one access (granules a, b), checked at the depth of
+        # the one searched second: (depth of the other, its event)
+        sibs: list[list[tuple[int, int]]] = [[] for _ in range(nreads)]
+        for i, others in enumerate(pruning.siblings):
+            for j in others:
+                if pos[j] < pos[i]:
+                    sibs[pos[i]].append((pos[j], frame.reads[j]))
+        sa_rel, loc_rel = pruning.sa, pruning.loc
         # two exclusive RMW reads never read one write: once a read reads w, every read searched
         # later in conflict with it over w loses w (forward checking: a read left with no
         # candidate ends the branch at once instead of at its own turn)
@@ -581,7 +637,9 @@ def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]],
     # exclusive RMW read searched earlier already reads)
     stack: list[tuple[int, Rel, Rel, int, list[int] | None]] = [(0, reach0, order0, -1, banned0)]
     out_choice = [0] * nreads
+    charge = budget.charge
     while stack:
+        charge()  # every node of the search, kept or pruned, is a step
         i, reach, order, w, banned = stack.pop()
         del choice[max(i - 1, 0):]
         if w >= 0:
@@ -615,6 +673,23 @@ def _rf_choices(model: Model, frame: Frame, candidates: list[list[int]],
                     if (w1 != wl and not (order2[w1] >> wl) & 1 and (sym[w1] >> r1) & 1
                             and ((sym[w1] | inits) >> wl) & 1):
                         order2 = _add_edges(order2, w1, (1 << wl, 0))
+                # Single-Copy-Atomicity: a read piece r_a reading w_a morally strong (coherent)
+                # makes its sibling piece r_b read w_a's own piece there, or a write not
+                # co-before it: an initial write never qualifies, and a coherent one comes after
+                for j, rj in sibs[i]:
+                    for ra, wa, rb, wb in ((r, w2, rj, choice[j]), (rj, choice[j], r, w2)):
+                        if order2 is None:
+                            break
+                        if not (sym[wa] >> ra) & 1:
+                            continue
+                        sib = sa_rel[wa] & loc_rel[rb]
+                        if not sib or (sib >> wb) & 1:
+                            continue
+                        x = sib.bit_length() - 1
+                        if (inits >> wb) & 1 or (order2[wb] >> x) & 1:
+                            order2 = None
+                        elif (sym[x] >> wb) & 1:
+                            order2 = _add_edges(order2, x, (1 << wb, 0))
                 if order2 is None:
                     continue
                 if hang:
@@ -701,13 +776,17 @@ def _choose(model: Model, plan: _Plan, ev: Evaluator, frame: Frame, k: int,
     # only more co can add) rules the execution out, so such partial orders are pruned.
     hang_srcs = _hang_sources(frame, rf_choice) if order.name == model.final_order else ()
 
+    charge = budget.charge
+
     def viable(partial: Rel) -> bool:
+        charge()
         if hang_srcs and any(partial[w] & mask for w, mask in hang_srcs):
             return False
         install(partial)
         return prune(slots)
 
     for chosen in orders_of(pairs_rel, base, viable):  # type: ignore[arg-type]
+        charge()
         install(chosen)
         if check(slots):
             yield from _choose(model, plan, ev, frame, k + 1, rf_choice)

@@ -121,4 +121,5 @@ PTX = Model(
     # puts W co-before W1 (and W2); Coherence-ms-writes-ordered orders W1, W2; Atomicity then
     # fails for the later one (docs/model.md, "Speed")
     coherent=ms,
+    single_copy_atomic=True,  # the Single-Copy-Atomicity axiom (sc: every scalar access is atomic)
 )

@@ -318,6 +318,10 @@ class Model:
     # Partial reads-from choices whose forced co edges form a cycle are dropped early
     # (executions._rf_pruning; docs/model.md, "Pruning reads-from").
     coherent: Expr | None = None
+    # Single-Copy-Atomicity for pairs related by ``coherent``: a piece of a multi-granule read
+    # that reads a piece of write W makes every other piece of the read read W's piece of its
+    # granule or a write not co-before that piece (executions._rf_choices prunes by it)
+    single_copy_atomic: bool = False
     deps: dict[int, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
 
     def definition(self, name: str) -> Expr | None:

@@ -28,6 +28,7 @@ class ModelResult:
     target_reachable: bool
     possible_hang: bool
     seconds: float
+    steps: int = 0  # work units of enumeration spent (litmus.model.budget)
 
 
 __all__ = ["ModelResult", "State", "observables"]

@@ -48,5 +48,6 @@ SC_MODEL = Model(
     reference=True,
     acyclic_rf_dep=True,  # dep is in po, and po | rf is acyclic
     coherent=prod(ALL, ALL),  # one total order: two RMWs never read the same write
+    single_copy_atomic=True,  # the Single-Copy-Atomicity axiom (sc: every scalar access is atomic)
     proxies=True,  # one memory: every proxy and alias of a location sees the same value
 )

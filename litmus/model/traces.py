@@ -44,6 +44,7 @@ from litmus.ir import (
     BRANCH_CMP,
     spin_exits,
 )
+from litmus.model import budget
 from litmus.model.layout import Layout
 
 
@@ -270,6 +271,7 @@ def _dep(st: _State, *ops: Operand | None) -> frozenset[int]:
 
 
 def _finish(st: _State, status: str) -> Trace:
+    budget.charge()
     return Trace(tuple(st.events), tuple(sorted(st.regs.items())), status)
 
 

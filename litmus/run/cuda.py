@@ -125,6 +125,60 @@ def block_for(n_instances: int, block: int) -> int:
     return min(block, n_instances)
 
 
+def grid_shape(test: LitmusTest, config: RunConfig, sm_count: int, block: int) -> tuple[int, int, int]:
+    """``(n_instances, per_iter, block)`` of a grid-mode round of ``test`` on a device of
+    ``sm_count`` SMs: the requested instances as a power of two, played ``per_iter`` at a time
+    (:func:`resident_instances`) by programs of ``block`` lanes."""
+    n = instance_count(config.instances)
+    per_iter = resident_instances(test, sm_count, block, n)
+    return n, per_iter, block_for(per_iter, block)
+
+
+def parallel_spec(layout: Layout, config: RunConfig, programs: int, block: int) -> LaunchSpec:
+    """The launch of ``layout``'s parallel-mode kernel on ``programs`` resident programs of
+    ``block`` lanes: the requested instances rounded up to whole iterations of the grid."""
+    from litmus.run.parallel import parallel_instances
+    from litmus.run.stress import MAX_INSTANCES
+
+    n, _ = parallel_instances(config.instances, programs, block, MAX_INSTANCES)
+    return LaunchSpec(n, block, programs, layout.kernel(None).grid(programs),
+                      heap_plan(layout, n, config.stress.stride))
+
+
+def parallel_header(stress: Stress, seed: int, programs: int) -> list[int]:
+    """The control header of a parallel-mode launch of ``programs`` programs: pre-stress, and
+    the start barrier over the seeded ``barrier_pct`` of the programs when ``kernel_barrier``."""
+    from litmus.run.parallel import join_words
+
+    header = control_header(stress, seed, 0, programs)
+    if stress.kernel_barrier:
+        for word, value in join_words(programs, stress.barrier_pct, seed).items():
+            header[word] = value
+    return header
+
+
+def round_buffers(layout: Layout, spec: LaunchSpec, stress: Stress, device: Any) -> tuple[list[Any], Any, Any, Any]:
+    """``(heaps, control, heap_ptrs, out)`` of launches of ``layout``'s kernel under ``spec``:
+    one zeroed heap per rank, the harness control block (:func:`control_words`), the pointer
+    table (the heaps, then the control block) and ``out``, all on ``device``."""
+    import torch
+
+    from litmus.run.buffers import make_out, pointer_table
+
+    heaps = [torch.zeros(spec.plan.words, dtype=torch.int32, device=device) for _ in range(layout.n_ranks)]
+    control = torch.zeros(control_words(stress), dtype=torch.int32, device=device)
+    return heaps, control, pointer_table(heaps + [control], device), make_out(layout, spec.n_instances, device)
+
+
+def stress_buffers(launch: "StressLaunch", device: Any) -> tuple[Any, Any]:
+    """``(scratch, sink)`` of the memory-stress kernel's ``launch``: the words it hammers and
+    one word per lane that keeps its loads."""
+    import torch
+
+    return (torch.zeros(launch.scratch_words, dtype=torch.int32, device=device),
+            torch.zeros(launch.programs * launch.lanes, dtype=torch.int32, device=device))
+
+
 @dataclass(frozen=True)
 class StressLaunch:
     """The memory-stress kernel's launch: ``programs`` programs of ``lanes`` lanes, ``iterations``
@@ -381,15 +435,10 @@ class CudaBackend:
         return replace(RUN_KERNELS[mode], backend="cuda", block=block, spin_bound=spin_bound)
 
     def _prepare(self, test: LitmusTest, config: RunConfig) -> _Setup:
-        import torch
-
         from litmus.codegen import generate, load_kernel
-        from litmus.run.buffers import make_out, pointer_table
 
         validate_stress(config.stress)
-        n = instance_count(config.instances)
-        per_iter = resident_instances(test, self.sm_count, self.block, n)
-        block = block_for(per_iter, self.block)
+        n, per_iter, block = grid_shape(test, config, self.sm_count, self.block)
         spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
         key = (test, n, per_iter, block, config.stress.stride, spin_bound, control_words(config.stress))
         if (kept := self._cached(key, test)) is not None:
@@ -400,11 +449,9 @@ class CudaBackend:
         module = load_kernel(source, interpret=False)
         layout = source.layout
         spec = launch_spec(layout, n, config.stress.stride, per_iter)
-        heaps = [torch.zeros(spec.plan.words, dtype=torch.int32, device=self.device) for _ in range(layout.n_ranks)]
-        control = torch.zeros(control_words(config.stress), dtype=torch.int32, device=self.device)
+        heaps, control, table, out = round_buffers(layout, spec, config.stress, self.device)
         return self._keep(_Setup(key, test, layout, getattr(module, layout.kernel(None).name), spec, heaps, control,
-                                 pointer_table(heaps + [control], self.device), make_out(layout, n, self.device),
-                                 source.fallbacks))
+                                 table, out, source.fallbacks))
 
     def _cached(self, key: tuple[Any, ...], test: LitmusTest) -> _Setup | None:
         """The kept setup for ``key`` (made current), or None after freeing what a new one
@@ -434,11 +481,9 @@ class CudaBackend:
 
         if self._stress_kernel is None:
             self._stress_kernel = load_stress_kernel()
-        if self._scratch is None or self._scratch.numel() != stress.scratch_words:
-            self._scratch = torch.zeros(stress.scratch_words, dtype=torch.int32, device=self.device)
-            self._sink = torch.zeros(stress.programs * stress.lanes, dtype=torch.int32, device=self.device)
-        if self._sink.numel() < stress.programs * stress.lanes:
-            self._sink = torch.zeros(stress.programs * stress.lanes, dtype=torch.int32, device=self.device)
+        if (self._scratch is None or self._scratch.numel() != stress.scratch_words
+                or self._sink.numel() < stress.programs * stress.lanes):
+            self._scratch, self._sink = stress_buffers(stress, self.device)
         self._stream.wait_stream(torch.cuda.current_stream(self.device))
         with torch.cuda.stream(self._stream):
             self._stress_kernel[(stress.programs,)](
@@ -457,7 +502,7 @@ class CudaBackend:
         """One round in codegen's parallel mode: G resident programs, each playing every role
         (:mod:`litmus.codegen.parallel`), seeded rows and barrier choice (seed ``config.seed + round``)."""
         from litmus.run.buffers import perm_tensor
-        from litmus.run.parallel import join_words, parallel_permutations
+        from litmus.run.parallel import parallel_permutations
 
         t0 = time.perf_counter()
         setup = self._prepare_parallel(test, config)
@@ -467,10 +512,7 @@ class CudaBackend:
         setup.clear_out()
         perms = parallel_permutations(setup.layout, spec.progs_per_role, spec.block,
                                       seed if config.stress.shuffle else None)
-        header = control_header(config.stress, seed, 0, spec.progs_per_role)
-        if config.stress.kernel_barrier:
-            for word, value in join_words(spec.progs_per_role, config.stress.barrier_pct, seed).items():
-                header[word] = value
+        header = parallel_header(config.stress, seed, spec.progs_per_role)
         stress = stress_launch(config.stress)
         phases, rows = self._launch(setup, perm_tensor(perms, self.device), header, stress, seed)
         return Round(rows=rows, instances=spec.n_instances, seconds=time.perf_counter() - t0,
@@ -483,12 +525,7 @@ class CudaBackend:
 
     def _prepare_parallel(self, test: LitmusTest, config: RunConfig) -> _Setup:
         """Generate and compile the parallel kernel, size its grid from occupancy, allocate buffers."""
-        import torch
-
         from litmus.codegen import generate, load_kernel
-        from litmus.run.buffers import make_out, pointer_table
-        from litmus.run.parallel import parallel_instances
-        from litmus.run.stress import MAX_INSTANCES
 
         validate_stress(config.stress)
         stress = config.stress
@@ -503,14 +540,9 @@ class CudaBackend:
         layout = source.layout
         kernel = getattr(load_kernel(source, interpret=False), layout.kernel(None).name)
         programs, info = self._parallel_programs(kernel, layout, stress)
-        n, _ = parallel_instances(config.instances, programs, self.block, MAX_INSTANCES)
-        spec = LaunchSpec(n, self.block, programs, layout.kernel(None).grid(programs),
-                          heap_plan(layout, n, stress.stride))
-        heaps = [torch.zeros(spec.plan.words, dtype=torch.int32, device=self.device) for _ in range(layout.n_ranks)]
-        control = torch.zeros(control_words(stress), dtype=torch.int32, device=self.device)
-        return self._keep(_Setup(key, test, layout, kernel, spec, heaps, control,
-                                 pointer_table(heaps + [control], self.device), make_out(layout, n, self.device),
-                                 source.fallbacks, info))
+        spec = parallel_spec(layout, config, programs, self.block)
+        heaps, control, table, out = round_buffers(layout, spec, stress, self.device)
+        return self._keep(_Setup(key, test, layout, kernel, spec, heaps, control, table, out, source.fallbacks, info))
 
     def _parallel_programs(self, kernel: Any, layout: Layout, stress: Stress) -> tuple[int, dict[str, Any]]:
         """Programs that are resident at once for ``kernel`` (from its compiled registers, warps

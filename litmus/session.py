@@ -18,6 +18,7 @@ from litmus.classify import Verdict, classify, enough_evidence, hang_target_memo
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.model import ModelResult, check, ptx_model_for
+from litmus.model.budget import BudgetExceeded
 from litmus.report.jsonl import append_record, finished_ids
 from litmus.run.backend import Backend, Row, merge_rows
 from litmus.run.config import RunConfig, Stress, load_stresses
@@ -63,7 +64,7 @@ class VariantRun:
     seconds: float
     rounds: int
     ptx: ModelResult
-    sc: ModelResult
+    sc: ModelResult | None  # None: the SC check ran past its budget (sc_reference)
 
 
 ProgressHook = Callable[[LitmusTest, float], None]  # (test, fraction done)
@@ -101,6 +102,16 @@ def run_config(
     )
 
 
+def sc_reference(test: LitmusTest) -> ModelResult | None:
+    """The SC model's result for ``test``, or None when the SC check ran past the model's step
+    budget.  SC only splits allowed outcomes into ``sc`` and ``weak``; the verdict rests on the
+    PTX model alone, so a test whose SC enumeration is too large still runs."""
+    try:
+        return check(test, "sc")
+    except BudgetExceeded:
+        return None
+
+
 def run_variant(
     test: LitmusTest,
     backend: Backend,
@@ -123,10 +134,10 @@ def run_variant(
     it runs on past the budget while :func:`keeps_filling` (a conformance variant near its
     bound) or :func:`keeps_hunting` (a hunting variant that would be ``inconclusive``) says so.
     ``ptx`` and ``sc`` are the model results of ``test`` when the caller has them already; they
-    are computed otherwise, and returned either way.
+    are computed otherwise (``sc``: :func:`sc_reference`), and returned either way.
     """
     ptx = ptx if ptx is not None else check(test, ptx_model_for(test))
-    sc = sc if sc is not None else check(test, "sc")
+    sc = sc if sc is not None else sc_reference(test)
     plan = RoundPlan(config, fill=config.stop_bound is not None and not ptx.target_reachable,
                      spins=may_wait(test))
     rows: list[Row] = []

@@ -23,7 +23,7 @@ from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.run.backend import Backend
 from litmus.run.config import PATTERNS, PRESETS, Stress, load_stresses, validate_stress
-from litmus.session import run_config, run_variant
+from litmus.session import run_config, run_variant, sc_reference
 
 SPACE: dict[str, tuple[Any, ...]] = {
     "shuffle": (True, False),
@@ -106,7 +106,7 @@ def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds:
         raise LitmusError(NOTHING_TO_TUNE)
     from litmus.model import check, ptx_model_for
 
-    models = {t.id: (check(t, ptx_model_for(t)), check(t, "sc")) for t in tests}  # once, not once per trial
+    models = {t.id: (check(t, ptx_model_for(t)), sc_reference(t)) for t in tests}  # once, not once per trial
     rng = random.Random(seed)
     envs = ([baseline] if baseline is not None else []) + [draw(rng, name=f"trial{k}") for k in range(trials)]
     done: list[Trial] = []

@@ -405,3 +405,23 @@ def test_a_variant_whose_budget_runs_out_in_its_warm_rounds_still_reaches_its_bo
     [res] = run_tests([test], backend, config)
     assert res.verdict is not None and res.verdict.verdict == "correct" and res.verdict.bound_95 <= 1e-9
     assert set(backend.envs[:10]) == set(H200_VLLM_RELACQ) and set(backend.envs[10:]) == {"env5"}
+
+
+def test_a_test_past_the_sc_model_budget_still_runs_on_its_ptx_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SC reference only splits allowed outcomes into sc and weak: when its enumeration
+    runs past the budget, the variant runs and is classified by the PTX model."""
+    import litmus.session as session
+    from litmus.model.budget import BudgetExceeded
+
+    real = session.check
+
+    def check(test: LitmusTest, model: str = "ptx") -> Any:
+        if model == "sc":
+            raise BudgetExceeded.at("sb.yaml", 1, "SB: the sc model checker stopped after 10 steps")
+        return real(test, model)
+
+    monkeypatch.setattr(session, "check", check)
+    [res] = run_tests([SB], Scripted(), RunConfig(iterations=1))
+    assert res.error is None and res.verdict is not None and res.verdict.verdict == "racy-witnessed"
+    assert res.verdict.counts["weak"] == 0 and res.verdict.counts["sc"] == 10
+    assert any("no SC reference" in n for n in res.verdict.notes)

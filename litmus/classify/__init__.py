@@ -135,11 +135,12 @@ def label(
     state: Mapping[str, int],
     status: int,
     ptx_allowed: set[tuple[tuple[str, int], ...]],
-    sc_allowed: set[tuple[tuple[str, int], ...]],
+    sc_allowed: set[tuple[tuple[str, int], ...]] | None,
     may_hang: bool = False,
 ) -> str:
     """The label of one observed outcome with :mod:`litmus.status` ``status`` (see the module
-    docstring); ``may_hang``: the model's ``possible_hang`` for the test."""
+    docstring); ``may_hang``: the model's ``possible_hang`` for the test; ``sc_allowed`` None:
+    no SC reference, allowed outcomes are ``sc``."""
     if status == TIMED_OUT:
         return "timeout"
     if status == HUNG:
@@ -149,7 +150,7 @@ def label(
         return "forbidden"
     if test.expect is not None and test.expect.outcome == "forbidden" and in_target(test, state):
         return "forbidden"
-    return "sc" if frozen in sc_allowed else "weak"
+    return "sc" if sc_allowed is None or frozen in sc_allowed else "weak"
 
 
 def hang_target_memories(test: LitmusTest, ptx_result: object) -> set[tuple[tuple[str, int], ...]]:
@@ -198,10 +199,12 @@ def classify(
 
     ``histogram`` holds ``(state, status, count)`` rows over ``observables(test)``, status one
     of :mod:`litmus.status` (a bool reads as completed / timed out);
-    ``ptx_result``/``sc_result`` are :class:`litmus.model.ModelResult` s of the same test.
+    ``ptx_result``/``sc_result`` are :class:`litmus.model.ModelResult` s of the same test;
+    ``sc_result`` None (no SC reference: its check ran past the model's budget) counts every
+    allowed outcome as ``sc``, since nothing shows it is not, and says so in a note.
     """
     ptx_allowed = set(ptx_result.allowed_states)  # type: ignore[attr-defined]
-    sc_allowed = set(sc_result.allowed_states)  # type: ignore[attr-defined]
+    sc_allowed = set(sc_result.allowed_states) if sc_result is not None else None  # type: ignore[attr-defined]
     counts = {name: 0 for name in LABELS}
     bins: list[Bin] = []
     instances = 0
@@ -248,6 +251,9 @@ def classify(
                      "raise the spin bound if the spins time out")
     else:
         verdict = "racy-unseen" if racy else "correct"
+    if sc_allowed is None:
+        notes.append("no SC reference (its model check ran past the step budget): allowed outcomes are all "
+                     "counted as sc, none as weak")
     if counts["timeout"]:
         notes.append(f"{counts['timeout']} instance(s) timed out in a bounded spin")
     if counts["hang"]:

@@ -68,7 +68,11 @@ def stop(b: Budget) -> None:
 
 
 class OutOfSteps(Exception):
-    """The budget ran out; :func:`litmus.model.check` turns it into a located LitmusError."""
+    """The budget ran out; :func:`litmus.model.check` turns it into a located :class:`BudgetExceeded`."""
+
+
+class BudgetExceeded(LitmusError):
+    """A model check ran out of steps before it decided the test (the message says how far it got)."""
 
 
 def charge(n: int = 1) -> None:
@@ -92,10 +96,10 @@ def current_spent() -> int:
     return _current[-1].spent if _current else 0
 
 
-def error(b: Budget, file: str | None, line: int | None, test_id: str, model: str) -> LitmusError:
+def error(b: Budget, file: str | None, line: int | None, test_id: str, model: str) -> BudgetExceeded:
     """The located error of a check that ran out of steps."""
     far = "; ".join(f"{k}: {v}" for k, v in b.progress.items()) or "nothing finished"
-    return LitmusError.at(file, line, (
+    return BudgetExceeded.at(file, line, (
         f"{test_id}: the {model} model checker stopped after {b.total} steps of enumeration "
         f"(traces, trace combinations, reads-from search nodes, orders) without deciding the test; "
         f"it got as far as: {far}. The test is too large for exhaustive enumeration: make it "

@@ -228,3 +228,13 @@ def test_a_forbidden_target_is_never_witnessed_by_a_hang() -> None:
     ptx = SimpleNamespace(allowed_states=((("P0:r0", 1), ("pad", 1)),), target_reachable=False, possible_hang=True)
     v = classify(fixed, reset_hist(20), ptx, reset_model(hang=False))
     assert v.verdict == "correct" and v.hang_witnesses == 0
+
+
+def test_without_an_sc_reference_allowed_outcomes_count_as_sc_and_the_verdict_stands() -> None:
+    with_sc = classify(MP, hist((1, 0, 5), (1, 1, 95)), model(PTX_WEAK, True), model(SC, False))
+    without = classify(MP, hist((1, 0, 5), (1, 1, 95)), model(PTX_WEAK, True), None)
+    assert (with_sc.counts["sc"], with_sc.counts["weak"]) == (95, 5)
+    assert (without.counts["sc"], without.counts["weak"]) == (100, 0)
+    assert without.verdict == with_sc.verdict == "racy-witnessed"
+    assert any("no SC reference" in n for n in without.notes)
+    assert not any("SC reference" in n for n in with_sc.notes)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from litmus.audit.asm import AsmInstr, jumps, parse_asm
 from litmus.audit.compile import canonical_target
 from litmus.audit.op_code import UNATTRIBUTED, has_line_table, line_ops, op_code, op_order
+from litmus.audit.reorder import reordered_reads
 from litmus.audit.requirements import Requirement, must_follow, requirements
 from litmus.audit.rules import Pattern, Rule, Shape, rule_table
 from litmus.audit.widths import sized_rule, width_problem
@@ -417,6 +418,23 @@ def vanished(test: LitmusTest, target: str, text: str, source_text: str) -> list
     return out
 
 
+def reordered(test: LitmusTest, target: str, text: str, source_text: str) -> list[Finding]:
+    """Findings for reads that ``text`` places above an earlier strong read of the same address
+    (:mod:`litmus.audit.reorder`): the later read may return a value older than the one the
+    earlier read observed.  Empty for AMDGCN and for SASS without a line table."""
+    kind = canonical_target(target)
+    if not has_line_table(text, kind):
+        return []
+    out = []
+    for earlier, later, moved, kept in reordered_reads(text, kind, source_text, requirements(test)):
+        out.append(Finding(test.id, kind, later.describe(), f"its read after the read of {earlier.describe()}",
+                           f"line {moved.line} `{moved.text}` above line {kept.line} `{kept.text}`, the same "
+                           f"address: it may return a value older than the one {earlier.thread} #{earlier.instr_index} "
+                           "read, which the PTX model forbids once that read observed a write",
+                           _context(text.splitlines(), moved.line), moved.line, later.key.describe()))
+    return out
+
+
 def audit_text(test: LitmusTest, target: str, text: str, source_text: str = "") -> list[Finding]:
     """Findings of ``test`` against compiled ``text`` for ``target`` (``ptx``, ``amdgcn``, ``sass``),
     compiled from the kernel source ``source_text`` when given (:func:`match_text`)."""
@@ -472,7 +490,8 @@ def audit(test: LitmusTest, target: str) -> AuditResult:
         return result("unsupported", reason=f"the compiled artifacts of {test.id} hold no {kind} text")
     try:
         source_text = getattr(getattr(compiled, "source", None), "text", "")
-        findings = audit_text(test, kind, text, source_text) + (vanished(test, kind, text, source_text) if source_text else [])
+        findings = audit_text(test, kind, text, source_text) + (
+            vanished(test, kind, text, source_text) + reordered(test, kind, text, source_text) if source_text else [])
     except UnsupportedError as exc:
         return result("unsupported", reason=str(exc))
     return result("finding" if findings else "pass", findings)

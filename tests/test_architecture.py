@@ -15,9 +15,9 @@ PACKAGE = Path(litmus.__file__).resolve().parent
 
 # Stages in pipeline order; a module may import its own stage and earlier ones only.
 STAGES: tuple[tuple[str, ...], ...] = (
-    ("__init__", "ir", "errors", "condition", "observables", "status"),
-    ("spec",),
+    ("__init__", "ir", "errors", "condition", "observables", "status", "limits", "textfile", "toolchain"),
     ("interop",),
+    ("spec",),
     ("model",),
     ("diy",),
     ("codegen",),
@@ -81,3 +81,36 @@ def test_run_imports_neither_model_nor_report_nor_session() -> None:
 def test_the_check_sees_lazy_imports() -> None:
     # cli imports run lazily, inside its commands: the scan must still see it
     assert any(own == "cli" and stage == "run" for own, _, _, stage in imports())
+
+
+def _calls(predicate) -> list[str]:  # type: ignore[no-untyped-def]
+    """``file:line`` of every call in the package whose callee ``predicate`` accepts."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and predicate(node.func):
+                found.append(f"{rel}:{node.lineno}")
+    return found
+
+
+def _dotted(func: ast.expr) -> str:
+    parts = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if isinstance(func, ast.Name):
+        parts.append(func.id)
+    return ".".join(reversed(parts))
+
+
+def test_no_module_is_imported_by_a_string_name() -> None:
+    """A string import hides a dependency from the stage check above."""
+    bad = _calls(lambda f: _dotted(f).split(".")[-1] in ("import_module", "__import__"))
+    assert not bad, "import these by name instead: " + ", ".join(bad)
+
+
+def test_triton_compile_is_called_in_one_place() -> None:
+    """codegen.compiler.compile_jit is the single compile entry (audit, lint, cost, run)."""
+    sites = _calls(lambda f: _dotted(f) == "triton.compile")
+    assert sites == [s for s in sites if s.startswith("codegen/compiler.py:")] and len(sites) == 1, sites

@@ -7,7 +7,6 @@ so the rule tables can be checked against real compiler output of small hand-wri
 
 from __future__ import annotations
 
-import inspect
 from typing import Any, Mapping
 
 from litmus.codegen.targets import Target, parse_target
@@ -46,21 +45,6 @@ def canonical_target(target: str) -> str:
     return TARGET_ALIASES[key]
 
 
-def _ast_source(fn: Any, signature: Mapping[str, str], constexprs: Mapping[str, Any]) -> Any:
-    """Build a ``triton.compiler.ASTSource`` across Triton versions (3.6 ... 3.9)."""
-    from triton.compiler import ASTSource
-
-    params = inspect.signature(ASTSource.__init__).parameters
-    sig = dict(signature)
-    for name in constexprs:
-        sig.setdefault(name, "constexpr")
-    if "constexprs" in params:
-        return ASTSource(fn, sig, constexprs=dict(constexprs) or None)
-    if "constants" in params:  # older spelling
-        return ASTSource(fn, sig, constants=dict(constexprs) or None)
-    return ASTSource(fn, sig)
-
-
 def compile_jit(
     fn: Any,
     signature: Mapping[str, str],
@@ -69,20 +53,11 @@ def compile_jit(
 ) -> dict[str, str]:
     """Compile jitted ``fn`` for ``target`` (``ptx``, ``amdgcn`` or ``sass``); return its text artifacts.
 
-    The result maps artifact names (``ttir``, ``llir``, ``ptx`` or ``amdgcn``) to their text;
-    target ``sass`` compiles for cuda and adds ``sass`` when Triton's ``cuobjdump`` runs here
+    The result maps artifact names (``ttir``, ``ttgir``, ``llir``, ``ptx`` or ``amdgcn``) to
+    their text; target ``sass`` compiles for cuda and adds ``sass`` when Triton's tools run here
     (it costs about 0.7 s a kernel on the 2-core CI machine, so it is only done when asked).
     """
-    import triton
+    from litmus.codegen.compiler import compile_jit as compile_for
 
     name = canonical_target(target)
-    src = _ast_source(fn, signature, constexprs or {})
-    kernel = triton.compile(src, target=TARGETS["ptx" if name == "sass" else name].gpu_target())
-    texts = {k: v for k, v in kernel.asm.items() if isinstance(v, str)}
-    if name == "sass" and "cubin" in kernel.asm:
-        from litmus.codegen.sass import disassemble
-
-        sass = disassemble(kernel.asm["cubin"])
-        if sass is not None:
-            texts["sass"] = sass
-    return texts
+    return compile_for(fn, signature, TARGETS["ptx" if name == "sass" else name], constexprs, sass=name == "sass")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Mapping
 
 from litmus.codegen.generate import generate
 from litmus.codegen.layout import KERNEL_SIGNATURE
@@ -59,19 +61,43 @@ def _first_error(exc: BaseException) -> str:
     return (errors or lines or [type(exc).__name__])[0]
 
 
-def compile_kernel(fn: object, target: Target, block: int, num_warps: int = 4) -> dict[str, str]:
-    """Text artifacts of one ``@triton.jit`` kernel compiled for ``target``."""
-    import triton
+def ast_source(fn: Any, signature: Mapping[str, str], constexprs: Mapping[str, Any]) -> Any:
+    """A ``triton.compiler.ASTSource`` of ``fn`` across Triton versions (3.6 ... 3.9): every
+    constexpr is in the signature, and the keyword for their values is the one this Triton takes."""
     from triton.compiler import ASTSource
 
-    src = ASTSource(fn, dict(KERNEL_SIGNATURE), constexprs={"BLOCK": block})
+    params = inspect.signature(ASTSource.__init__).parameters
+    sig = dict(signature)
+    for name in constexprs:
+        sig.setdefault(name, "constexpr")
+    if "constexprs" in params:
+        return ASTSource(fn, sig, constexprs=dict(constexprs) or None)
+    if "constants" in params:  # older spelling
+        return ASTSource(fn, sig, constants=dict(constexprs) or None)
+    return ASTSource(fn, sig)
+
+
+def compile_jit(fn: Any, signature: Mapping[str, str], target: Target, constexprs: Mapping[str, Any] | None = None,
+                num_warps: int = 4, sass: bool = True) -> dict[str, str]:
+    """Text artifacts (:data:`TEXT_ARTIFACTS`) of one ``@triton.jit`` function compiled for
+    ``target`` on this machine, no GPU needed; with ``sass`` (cuda), also the SASS disassembled
+    from the cubin when Triton's tools run here (about 0.7 s a kernel on two cores).  The one
+    place litmus calls ``triton.compile``: codegen, the audit, lint and cost all compile here."""
+    import triton
+
+    src = ast_source(fn, signature, constexprs or {})
     compiled = triton.compile(src, target=target.gpu_target(), options={"num_warps": num_warps})
     asm = {k: v for k, v in compiled.asm.items() if k in TEXT_ARTIFACTS and isinstance(v, str)}
-    if "sass" not in asm and isinstance(compiled.asm.get("cubin"), bytes):
-        sass = disassemble(compiled.asm["cubin"])
-        if sass:
-            asm["sass"] = sass
+    if sass and "sass" not in asm and isinstance(compiled.asm.get("cubin"), bytes):
+        text = disassemble(compiled.asm["cubin"])
+        if text:
+            asm["sass"] = text
     return asm
+
+
+def compile_kernel(fn: object, target: Target, block: int, num_warps: int = 4) -> dict[str, str]:
+    """Text artifacts of one generated kernel (:data:`KERNEL_SIGNATURE`) compiled for ``target``."""
+    return compile_jit(fn, KERNEL_SIGNATURE, target, {"BLOCK": block}, num_warps)
 
 
 def _cache_file(source: KernelSource, target: Target, version: str, num_warps: int) -> Path:

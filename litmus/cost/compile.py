@@ -26,12 +26,9 @@ def load_cost_kernel(ck: CostKernel, interpret: bool | None = None) -> ModuleTyp
 def compile_cost_kernel(ck: CostKernel, target: str = "cuda:90", block: int = 1, num_warps: int = 1,
                         trips: int = 1024) -> str:
     """The PTX of ``ck`` compiled for ``target`` with ``trips`` timestamp slots (no GPU needed)."""
-    import triton
-    from triton.compiler import ASTSource
-
+    from litmus.codegen.compiler import compile_jit
     from litmus.codegen.targets import parse_target
 
     fn = getattr(load_cost_kernel(ck, interpret=False), KERNEL)
-    src = ASTSource(fn, dict(SIGNATURE), constexprs={"BLOCK": block, "TRIPS": trips})
-    compiled = triton.compile(src, target=parse_target(target).gpu_target(), options={"num_warps": num_warps})
-    return str(compiled.asm.get("ptx", ""))
+    return compile_jit(fn, SIGNATURE, parse_target(target), {"BLOCK": block, "TRIPS": trips}, num_warps,
+                       sass=False).get("ptx", "")

@@ -23,10 +23,6 @@ from litmus.interop.corpus import (
 from litmus.interop.normalize import normalize_for_roundtrip
 from litmus.interop.reader import parse_litmus, read_litmus
 from litmus.interop.writer import write_litmus
-from litmus.spec.select import register_reader
-
-# The interop hook of the one front door (litmus.spec.load_tests): .litmus files are read here.
-register_reader(".litmus", lambda path: [read_litmus(path)])
 
 __all__ = [
     "CORPUS_ENV",

@@ -91,7 +91,7 @@ class _Source:
 
 def read_litmus(path: str | Path) -> LitmusTest:
     """The test in the PTX ``.litmus`` file at ``path`` (``source_file`` = ``path``)."""
-    from litmus.spec.loader import decode_text, read_bounded
+    from litmus.textfile import decode_text, read_bounded
 
     p = Path(path)
     data, problem = read_bounded(p, ".litmus")

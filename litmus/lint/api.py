@@ -3,6 +3,7 @@ signalling, apply the rules, and collect what the linter could not see."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -250,7 +251,7 @@ def lint_kernel(fn: Any, target: str = "cuda:90", signature: Mapping[str, Any] |
         raise LitmusError(f"litmus.lint: {fn!r} is not a @triton.jit function")
     jf = unwrap(fn)
     code = jf.fn.__code__
-    module = __import__("sys").modules.get(jf.fn.__module__)
+    module = sys.modules.get(jf.fn.__module__)
     cfg = (getattr(module, "LITMUS_LINT", {}) or {}).get(jf.__name__, {}) if module else {}
     found = [FoundKernel(jf.__name__, jf, code.co_filename, code.co_firstlineno, dict(cfg.get("signature", {}) or {}),
                          tuple(cfg.get("peer", ()) or ()))]

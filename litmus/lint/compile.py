@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator
 
-from litmus.audit.compile import _ast_source
 from litmus.codegen.targets import parse_target
 from litmus.errors import LitmusError
 from litmus.lint.signature import KernelSignature
@@ -141,11 +140,12 @@ def _compile(fn: Any, sig: KernelSignature, tgt: Any, num_warps: int) -> Compile
     """The compiled texts, or ``(file, line, message)`` of the error (picklable: it may cross a fork)."""
     import triton
 
-    src = _ast_source(fn, sig.types, sig.constexprs)
+    from litmus.codegen.compiler import compile_jit
+
     try:
         with warnings.catch_warnings():  # triton 3.9's FP-fusion notice is no lint output
             warnings.simplefilter("ignore", UserWarning)
-            compiled = triton.compile(src, target=tgt.gpu_target(), options={"num_warps": num_warps})
+            asm = compile_jit(fn, sig.types, tgt, sig.constexprs, num_warps, sass=False)
     except Exception as exc:  # triton raises CompilationError / RuntimeError with MLIR dumps
         said = _fd_text() + "\n" + str(exc)
         file, line = _where(exc, sig.file, sig.line, _def_line(fn, sig.line))
@@ -156,7 +156,6 @@ def _compile(fn: Any, sig: KernelSignature, tgt: Any, num_warps: int) -> Compile
         hint = _hint(type(exc).__name__, said, tgt, sig, triton.__version__)
         return (file, line, f"triton {triton.__version__} could not compile kernel {sig.kernel} for {tgt}: {what} "
                             f"({hint})")
-    asm = compiled.asm
     return CompiledText(sig.kernel, str(tgt), triton.__version__, str(asm.get("ttir", "")), str(asm.get("ttgir", "")),
                         tgt.asm_key, str(asm.get(tgt.asm_key, "")))
 

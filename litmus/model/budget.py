@@ -4,7 +4,7 @@ that says how far it got and which limit to raise, never a silent stall (docs/mo
 
 One *step* is one unit of enumeration: a trace of one thread, a combination of traces, a node
 of the reads-from search (kept or pruned), a coherence (or Fence-SC) order tried.  :func:`litmus.model.check` opens a
-budget of ``LITMUS_MAX_MODEL_STEPS`` steps (the convention of :mod:`litmus.spec.limits`: a default
+budget of ``LITMUS_MAX_MODEL_STEPS`` steps (the convention of :mod:`litmus.limits`: a default
 far above what any catalog or corpus test needs, raised with an environment variable); the
 enumeration charges it.  Code that enumerates outside ``check`` (tests calling
 ``consistent_finals`` directly) runs with no budget.

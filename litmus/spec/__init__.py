@@ -18,7 +18,6 @@ from litmus.spec.select import (
     filter_variants,
     load_tests,
     load_text,
-    register_reader,
 )
 
 __all__ = [
@@ -33,5 +32,4 @@ __all__ = [
     "load_patterns",
     "load_tests",
     "load_text",
-    "register_reader",
 ]

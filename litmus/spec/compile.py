@@ -123,7 +123,7 @@ def _variants(doc: m.PatternDoc, raw: LDict, file: str) -> tuple[list[_Variant],
 
 def _variant_count(doc: m.PatternDoc, raw: LDict, file: str) -> Problem | None:
     """The problem when ``variants:`` would give no variant, or more than the limit."""
-    from litmus.spec import limits
+    from litmus import limits
 
     where = raw.val_pos["variants"]
     if isinstance(doc.variants, list):
@@ -316,7 +316,7 @@ def _expand_one(doc: m.PatternDoc, raw: LDict, file: str, v: _Variant,
 
 
 def _too_many_ops(concrete: LDict, file: str, prefix: str) -> Problem | None:
-    from litmus.spec import limits
+    from litmus import limits
 
     threads = concrete.get("threads")
     if not isinstance(threads, LDict):

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from litmus.spec import limits
+from litmus import limits
 from litmus.spec.yamlpos import LDict, LList, Pos
 
 WHOLE = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_]*)\}$")

@@ -1,15 +1,12 @@
 """The one front door for loading tests: files, folders, pattern names and YAML text -> IR.
 
-YAML files are this package's own; other formats come in through *readers* keyed by file
-suffix.  A reader module registers itself with :func:`register_reader` when it is imported;
-:data:`READER_MODULES` names the module to import for a suffix, so ``spec`` never imports
-``interop`` itself (``.litmus`` files are read by :mod:`litmus.interop`).
+YAML files are this package's own; PTX ``.litmus`` files are read by :mod:`litmus.interop`,
+the stage before this one, which knows nothing of YAML.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import importlib
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -17,20 +14,11 @@ from litmus.errors import LitmusError, Problem
 from litmus.ir import LitmusTest
 
 YAML_SUFFIXES = (".yaml", ".yml")
+LITMUS_SUFFIX = ".litmus"
 INLINE_FILE = "<inline pattern>"
 
 Reader = Callable[[Path], list[LitmusTest]]
 """Reads one file into litmus tests; raises :class:`LitmusError` naming the file and line."""
-
-READER_MODULES: dict[str, str] = {".litmus": "litmus.interop"}
-"""Suffix -> module whose import registers the reader for that suffix."""
-
-_READERS: dict[str, Reader] = {}
-
-
-def register_reader(suffix: str, reader: Reader) -> None:
-    """Make ``load_tests`` read files ending in ``suffix`` (e.g. ``".litmus"``) with ``reader``."""
-    _READERS[suffix] = reader
 
 
 def _reader(suffix: str) -> Reader | None:
@@ -38,14 +26,16 @@ def _reader(suffix: str) -> Reader | None:
         from litmus.spec.loader import load_paths
 
         return lambda path: load_paths([path])
-    if suffix not in _READERS and suffix in READER_MODULES:
-        importlib.import_module(READER_MODULES[suffix])
-    return _READERS.get(suffix)
+    if suffix == LITMUS_SUFFIX:
+        from litmus.interop.reader import read_litmus
+
+        return lambda path: [read_litmus(path)]
+    return None
 
 
 def known_suffixes() -> tuple[str, ...]:
     """Every file suffix ``load_tests`` reads."""
-    return YAML_SUFFIXES + tuple(sorted(set(READER_MODULES) | set(_READERS)))
+    return YAML_SUFFIXES + (LITMUS_SUFFIX,)
 
 
 def _files_under(folder: Path) -> list[Path]:

@@ -134,7 +134,7 @@ def check_events(text: str, file: str) -> list[Problem]:
     each alias as a copy of what it names (an alias bomb is caught before it is expanded) and
     stops at the first limit crossed.  Syntax errors are left to :func:`load_documents`.
     """
-    from litmus.spec import limits
+    from litmus import limits
 
     max_nodes, max_depth = limits.YAML_NODES.value, limits.YAML_DEPTH.value
     sizes: dict[str, int] = {}  # anchor -> expanded size of the node it names

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from litmus.errors import LitmusError
-from litmus.spec import filter_variants, load_tests, load_text, register_reader
+from litmus.spec import filter_variants, load_tests, load_text
 from litmus.spec.select import known_suffixes
 from tests.patterns import SB_YAML
 
@@ -24,7 +24,7 @@ exists (P1:r0 == 1 /\\ P1:r1 == 0)
 """
 
 
-def test_a_folder_of_yaml_and_litmus_files_loads_through_the_interop_hook(tmp_path: Path) -> None:
+def test_a_folder_of_yaml_and_litmus_files_loads_through_the_front_door(tmp_path: Path) -> None:
     (tmp_path / "sb.yaml").write_text(SB_YAML)
     (tmp_path / "mp.litmus").write_text(MP_LITMUS)
     tests = load_tests([str(tmp_path)])
@@ -40,12 +40,6 @@ def test_unknown_suffix_and_missing_file_are_located_errors(tmp_path: Path) -> N
     messages = [str(p) for p in e.value.problems]
     assert any("mp.txt" in m and "unknown file type '.txt'" in m for m in messages)
     assert any("gone.yaml" in m and "no such file" in m for m in messages)
-
-
-def test_a_registered_reader_serves_its_suffix(tmp_path: Path) -> None:
-    (tmp_path / "a.sbtext").write_text("")
-    register_reader(".sbtext", lambda path: load_text(SB_YAML, str(path)))
-    assert {t.source_file for t in load_tests([str(tmp_path / "a.sbtext")])} == {str(tmp_path / "a.sbtext")}
 
 
 def test_load_text_names_the_given_file_and_line() -> None:

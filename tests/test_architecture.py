@@ -114,3 +114,42 @@ def test_triton_compile_is_called_in_one_place() -> None:
     """codegen.compiler.compile_jit is the single compile entry (audit, lint, cost, run)."""
     sites = _calls(lambda f: _dotted(f) == "triton.compile")
     assert sites == [s for s in sites if s.startswith("codegen/compiler.py:")] and len(sites) == 1, sites
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Module -> the package modules it imports (lazily too).  A module's import of its own
+    package (``litmus.codegen`` from ``litmus.codegen.run``) is left out: that is the package's
+    public face, which imports its modules in turn."""
+    mods = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+        mods[name] = path
+    graph: dict[str, set[str]] = {m: set() for m in mods}
+    for m, path in mods.items():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            graph[m] |= {n for n in names if n in mods and n != m and not m.startswith(n + ".")}
+    return graph
+
+
+def test_no_two_modules_import_each_other() -> None:
+    """An import cycle between modules (codegen's generate and parallel once shared eight private
+    names both ways) means one of them holds what both need: give it a module of its own."""
+    graph = _module_graph()
+    cycles = []
+    for start in graph:  # a depth-first search from each module, back to it
+        stack, seen = [(start, [start])], set()
+        while stack:
+            node, path = stack.pop()
+            for nxt in graph[node]:
+                if nxt == start:
+                    cycles.append(" -> ".join(path + [start]))
+                elif nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, path + [nxt]))
+    assert not cycles, "\n".join(sorted(set(cycles)))

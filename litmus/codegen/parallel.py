@@ -26,15 +26,15 @@ barriers aligned).
 
 from __future__ import annotations
 
-from litmus.codegen.generate import (
-    _lane_lines,
-    _mask_line,
-    _op_lines,
-    _output_lines,
-    _role_header,
-    _role_order,
-    _thread_contexts,
-    _thread_setup,
+from litmus.codegen.roles import (
+    lane_lines,
+    mask_line,
+    op_lines,
+    output_lines,
+    role_header,
+    role_order,
+    thread_contexts,
+    thread_setup,
     drop_dead_assignments,
     drop_overwritten_inits,
     iteration_loop,
@@ -102,22 +102,22 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
     for g, role in enumerate(roles):
         sfx = f"_R{g}"
         pi = layout.threads.index(role[0].name)
-        pre += [f"# role {g}"] + _role_header(role, options) + _lane_lines(len(role), sfx, needs_wide(layout))
-        contexts = _thread_contexts(layout, role, sfx)
+        pre += [f"# role {g}"] + role_header(role, options) + lane_lines(len(role), sfx, needs_wide(layout))
+        contexts = thread_contexts(layout, role, sfx)
         first = contexts[0][1].ident
         pre.append(f"# role {g}: instance lane l = (j * k + c) % BLOCK, (k, c + BLOCK * o) = perm[{pi}]; program "
                    + ("pid" if g == 0 else "(pid + 1 + (l + o) % max(P - 1, 1)) % P"))
         pre += _instance_offset_lines(first, pi, sfx, striped=g > 0)
         for slot, (t, ctx) in enumerate(contexts):
-            pre += _mask_line(ctx, slot, sfx)
+            pre += mask_line(ctx, slot, sfx)
             body.append(f"i_{ctx.ident} = x_{first} + it * per_iter  # thread {t.name}")
-            body += _thread_setup(layout, t, ctx)
-        orders.append(_role_order(contexts, options))
+            body += thread_setup(layout, t, ctx)
+        orders.append(role_order(contexts, options))
         all_contexts += contexts
         if len(role) == 1:
             lone_regs.update({ctx.regs[r]: r for _, ctx in contexts for r in ctx.regs})
-    body += _op_lines(emitter, phase_order(orders), layout)
-    body += _output_lines(layout, all_contexts)
+    body += op_lines(emitter, phase_order(orders), layout)
+    body += output_lines(layout, all_contexts)
     body = drop_overwritten_inits(body, lone_regs)
     lines = iteration_loop(drop_dead_assignments(pre + [LOOP_MARK] + body), options.backend)
     out = kernel_def(entry.name) + [

@@ -20,7 +20,7 @@ from litmus.cost.shape import Signalling, renamed
 from litmus.errors import LitmusError
 from litmus.ir import Condition, Instr, LitmusTest, Location, Rmw, Spin, Thread, TrueProp
 
-MAX_SPINS = 31  # status bits of one out column (litmus.codegen.generate._MAX_SPINS)
+MAX_SPINS = 31  # status bits of one out column (litmus.codegen.roles._MAX_SPINS)
 
 
 def _spins(ops: tuple[Instr, ...]) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from litmus.codegen.generate import drop_dead_assignments, drop_overwritten_inits
+from litmus.codegen.roles import drop_dead_assignments, drop_overwritten_inits
 
 
 def test_unused_harness_pointers_are_dropped_transitively() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from litmus.codegen.generate import lane_span
+from litmus.codegen.roles import lane_span
 from litmus.spec import load_tests
 
 pytest.importorskip("triton")

@@ -19,6 +19,7 @@ import re
 from typing import Mapping
 
 from litmus.errors import LitmusError
+from litmus.limits import CONDITION_DEPTH
 from litmus.ir import COMPARE, And, Cmp, CondKind, Const, LocRef, Not, Or, Prop, RegRef, Term, TrueProp
 
 # ----------------------------------------------------------------------------- condition kinds
@@ -84,22 +85,10 @@ _TOKEN = re.compile(
 )
 
 
-MAX_DEPTH_ENV = "LITMUS_MAX_CONDITION_DEPTH"
-MAX_DEPTH_DEFAULT = 64
-"""Default bound on nested ``( )`` and ``~`` in one condition (``$LITMUS_MAX_CONDITION_DEPTH``
-raises it): the parser, the printer and the evaluator recurse this deep, never deeper."""
-
-
 def max_depth() -> int:
-    """The condition nesting limit in force (``$LITMUS_MAX_CONDITION_DEPTH`` or the default)."""
-    import os
-
-    raw = os.environ.get(MAX_DEPTH_ENV, "").strip()
-    try:
-        value = int(raw) if raw else MAX_DEPTH_DEFAULT
-    except ValueError:
-        value = MAX_DEPTH_DEFAULT
-    return value if value > 0 else MAX_DEPTH_DEFAULT
+    """The bound on nested ``( )`` and ``~`` in one condition (:data:`litmus.limits.CONDITION_DEPTH`):
+    the parser, the printer and the evaluator recurse this deep, never deeper."""
+    return CONDITION_DEPTH.value
 
 
 _REST_BLANK = re.compile(r"\s*\Z")
@@ -148,7 +137,7 @@ class _Parser:
             raise ConditionSyntaxError(
                 f"the condition nests deeper than the limit of {self.max_depth} levels of parentheses "
                 f"and negations; simplify it, or raise the limit with the environment variable "
-                f"{MAX_DEPTH_ENV}=<larger number>",
+                f"{CONDITION_DEPTH.env}=<larger number>",
                 col,
             )
 

@@ -272,7 +272,6 @@ class Compute:
 
 
 Instr = Union[Load, Store, Rmw, Fence, ProxyFence, Barrier, Spin, Label, Branch, Compute]
-MEMORY_INSTRS = (Load, Store, Rmw, Spin)
 
 
 # --------------------------------------------------------------------------- program

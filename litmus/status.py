@@ -17,8 +17,6 @@ COMPLETED = 0
 TIMED_OUT = 1
 HUNG = 2
 
-STATUS_NAMES = {COMPLETED: "completed", TIMED_OUT: "timed out", HUNG: "hung"}
-
 
 def ended(status: int) -> bool:
     """Whether an instance with ``status`` reached an end the model describes (it completed, or

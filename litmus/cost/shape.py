@@ -23,9 +23,6 @@ from dataclasses import dataclass, replace
 from litmus.errors import LitmusError, Problem
 from litmus.ir import Barrier, Const, Fence, Instr, LitmusTest, Load, Rmw, Spin, SpinRead, Store, Thread
 
-SHAPES: tuple[str, ...] = ("message", "barrier")
-
-
 @dataclass(frozen=True)
 class Party:
     """One signalling thread: where it runs and its signalling ops in program order."""

@@ -250,10 +250,6 @@ class Program:
         """The slot of ``e``, None when ``e`` is not part of the compiled model."""
         return self.slot_of.get(id(e))
 
-    def stage_start(self, name: str) -> int:
-        """The first slot to forget when ``name`` is installed."""
-        return self.start[self._stage(name)]
-
     def checker(self, axioms: Sequence[Axiom]) -> Callable[[list], bool]:
         """One function of the slot list: whether every axiom of ``axioms`` holds (memoised)."""
         key = tuple(id(ax) for ax in axioms)

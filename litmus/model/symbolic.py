@@ -267,7 +267,6 @@ def resolver(frame: object, combo: list[STrace]) -> Callable[[tuple[int, ...]], 
     ``rf | data`` or breaks a ``cas`` comparison its shapes assume."""
     events: list[TEvent] = frame.events  # type: ignore[attr-defined]
     thread_of: list[int] = frame.thread_of  # type: ignore[attr-defined]
-    n = len(events)
     offsets: dict[int, int] = {}
     for k, t in enumerate(thread_of):
         if t >= 0 and t not in offsets:

@@ -76,7 +76,6 @@ class CompileAhead:
             key = (job.test, job.options)
             if key not in self._futures:
                 self._futures[key] = self._pool.submit(compile_fn, job)
-        self.waited = 0.0  # seconds the run spent waiting for workers
 
     def __len__(self) -> int:
         return len(self._futures)
@@ -87,13 +86,10 @@ class CompileAhead:
         future = self._futures.pop((test, options), None)
         if future is None:
             return False
-        t0 = time.perf_counter()
         try:
             future.result()
         except Exception:  # noqa: BLE001 - the run compiles it again and reports the error itself
             return False
-        finally:
-            self.waited += time.perf_counter() - t0
         return True
 
     def close(self) -> None:

@@ -318,11 +318,6 @@ def histogram(out: "torch.Tensor", heaps: Sequence["torch.Tensor"], layout: Layo
     return decoded
 
 
-def outcome_keys(layout: Layout) -> tuple[str, ...]:
-    """The keys of each outcome tuple of :func:`histogram`, in order."""
-    return layout.observables
-
-
 # --------------------------------------------------------------------------- strided heaps
 
 
@@ -379,8 +374,6 @@ def count_rows(outs: Sequence["torch.Tensor"], heaps: Sequence["torch.Tensor"], 
     same count (:func:`status_codes`), so a round costs one ``bincount`` (see :func:`count_columns`).
     Raises ``RuntimeError`` if the counts do not add up to the instances.
     """
-    import torch
-
     out = outs[0] if len(outs) == 1 else merge_rank_outputs(outs)
     cols = [c.to(out.device) for c in raw_columns(out, heaps, layout, strides)]
     cols.append(status_codes(out[:, layout.status_column]))

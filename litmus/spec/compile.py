@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from litmus import ir
-from litmus.errors import LitmusError, Problem
+from litmus.errors import Problem
 from litmus.spec import documents as m
 from litmus.spec.build import build_program
 from litmus.spec.meaning import early_meaning_problems
@@ -406,9 +406,3 @@ def _dedupe(problems: list[Problem]) -> list[Problem]:
             seen.add(key)
             out.append(p)
     return out
-
-
-def raise_if(problems: list[Problem]) -> None:
-    """Raise one :class:`LitmusError` carrying ``problems`` if there are any."""
-    if problems:
-        raise LitmusError(problems)

@@ -126,7 +126,6 @@ class RanksBackend:
         self._pool: RankProcessPool | None = None
         self._session: Any = None  # RankSession of this process under torchrun
         self._failure: str | None = None
-        self._heaps_info: dict[str, Any] = {}
         if self._launch is not None:
             self._join_torchrun(self._launch)
 
@@ -282,7 +281,6 @@ class RanksBackend:
             except RankFailure as e:
                 self._failure = str(e).splitlines()[0]
                 raise
-            self._heaps_info = dict(self._pool.info.get(0, {}))
         return self._pool
 
     # ------------------------------------------------------------------ torchrun

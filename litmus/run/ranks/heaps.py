@@ -193,10 +193,6 @@ class SymmHeaps:
         offset = self.local.data_ptr() - ptrs[self.rank]
         return [p + offset for p in ptrs]
 
-    def signal_pad_addresses(self) -> list[int]:
-        """Each rank's signal pad (``signal_pad_ptrs``), for a device-side barrier."""
-        return [int(p) for p in self.handle.signal_pad_ptrs]
-
     def describe(self) -> dict[str, Any]:
         return {
             "heaps": self.kind,

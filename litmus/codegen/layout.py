@@ -43,7 +43,7 @@ class LocationSlot:
     ``bits`` is its width; a view (or a vector element view) has ``view_of`` set and lies
     ``offset`` bytes into the slot of the location it views (its ``slot`` is that location's).
     ``unsigned``: its values are read back as unsigned integers (sized memory, docs/format.md);
-    otherwise as the historical signed 32-bit values.
+    otherwise as signed 32-bit values (a location without ``bits:``).
     """
 
     name: str

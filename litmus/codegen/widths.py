@@ -20,7 +20,7 @@ from litmus.codegen.layout import HI, Field, LocationSlot
 from litmus.ir import Compute, Const, LitmusTest, Load, Reg, Rmw, Spin, Store
 
 PLAIN = "int32"
-"""The Triton element type of a plain (historical, signed) 32-bit location: the ``heap<r>`` pointers."""
+"""The Triton element type of a location without ``bits:`` (signed 32-bit): the ``heap<r>`` pointers."""
 
 
 def unsigned_names(test: LitmusTest) -> set[str]:
@@ -67,7 +67,7 @@ def unit_bytes(test: LitmusTest) -> int:
 
 def dtype(loc: LocationSlot) -> str:
     """The Triton element type of the accesses to ``loc``: ``int32`` for a signed 32-bit
-    location (the historical convention), ``uint8`` .. ``uint64`` for sized memory."""
+    location without ``bits:``, ``uint8`` .. ``uint64`` for sized memory."""
     if loc.bits == 32 and loc.physical and not loc.unsigned:
         return PLAIN
     return f"uint{loc.bits}"

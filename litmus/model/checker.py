@@ -71,8 +71,8 @@ test through the value-guessing path (the laws compare the two)."""
 
 
 def _check(test: LitmusTest, m: Model, unroll: int, layout: Layout | None, start: float) -> ModelResult:
-    """``check`` with the granules ``layout`` (None: the historical path of a test without
-    widths; the laws force a layout on such tests to compare the two)."""
+    """``check`` with the granules ``layout`` (None: whole locations, one event per access, for a
+    test without widths; the laws force a layout on such tests to compare the two)."""
     if SYMBOLIC and straight_line(test):
         return _check_symbolic(test, m, layout, start)
     keys = observables(test)

@@ -77,8 +77,8 @@ class Layout:
 
 
 def memory_layout(test: LitmusTest, force: bool = False, merge: bool = True) -> Layout | None:
-    """The granules of ``test``; None when it uses no widths (the model then takes its historical
-    path, one event per access).  ``force`` builds one anyway and ``merge=False`` keeps every
+    """The granules of ``test``; None when it uses no widths (the model then works on whole
+    locations, one event per access).  ``force`` builds one anyway and ``merge=False`` keeps every
     4-byte cut (the laws compare these with the default)."""
     widths = test.uses_widths()
     if not (force or widths):
@@ -88,7 +88,7 @@ def memory_layout(test: LitmusTest, force: bool = False, merge: bool = True) -> 
             if widths:
                 raise LitmusError.at(test.source_file, l.line, f"{l.name} aliases {l.alias_of}: aliases and "
                                      "access widths in one test are not modelled; drop the widths or the alias")
-            return None  # forced: a test with aliases keeps the historical path
+            return None  # forced: a test with aliases is checked on whole locations
     extent: dict[str, tuple[str, int, int]] = {}
     for l in test.locations:
         base = test.location(l.view_of) if l.view_of is not None else l

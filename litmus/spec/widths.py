@@ -2,7 +2,7 @@
 the element views vector accesses make, and the range checks of values stored to sized memory.
 
 A location with ``bits:`` or a view is *sized*: its values are unsigned and must fit its width
-(a location without ``bits:`` keeps the historical 32-bit signed convention, unchecked).  See
+(a location without ``bits:`` holds 32-bit signed values, unchecked).  See
 docs/format.md, "Locations" and "Vector accesses".
 """
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from litmus.bound import rule_of_three
 from litmus.classify import Verdict, classify, enough_evidence, hang_target_memories, shows_target
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
@@ -172,7 +173,7 @@ def run_variant(
             frac = rounds / max(1, config.iterations or 1)
         if config.stop_bound is not None and (
                 first is not None
-                or (enough_evidence(total, done) and 3.0 / done <= config.stop_bound)):
+                or (enough_evidence(total, done) and (rule_of_three(done) or 1.0) <= config.stop_bound)):
             frac = 1.0  # the evidence is in
         elif (frac >= 1.0 and plan.fill and config.time_budget is not None and config.stop_bound is not None
               and keeps_filling(now - warm, config.time_budget, done, total, config.stop_bound, plan.fill_rate(),

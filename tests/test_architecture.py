@@ -15,7 +15,7 @@ PACKAGE = Path(litmus.__file__).resolve().parent
 
 # Stages in pipeline order; a module may import its own stage and earlier ones only.
 STAGES: tuple[tuple[str, ...], ...] = (
-    ("__init__", "ir", "errors", "condition", "observables", "status", "limits", "textfile", "toolchain"),
+    ("__init__", "ir", "errors", "condition", "observables", "status", "limits", "textfile", "toolchain", "bound"),
     ("interop",),
     ("spec",),
     ("model",),

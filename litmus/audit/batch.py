@@ -10,9 +10,8 @@ from typing import Callable, Sequence
 from litmus.audit.check import AuditResult, Finding, audit
 from litmus.audit.expect import DeclaredFinding, stale, undeclared
 from litmus.audit.run_kernels import KernelComparison, compare_run_kernels
+from litmus.codegen.targets import AUDIT_TARGETS
 from litmus.ir import LitmusTest
-
-DEFAULT_TARGETS: tuple[str, ...] = ("cuda:90", "hip:gfx942")
 
 
 @dataclass
@@ -74,7 +73,7 @@ def _cell_job(args: tuple[LitmusTest, str, bool]) -> CellResult:
 
 def audit_many(
     tests: Sequence[LitmusTest],
-    targets: Sequence[str] = DEFAULT_TARGETS,
+    targets: Sequence[str] = AUDIT_TARGETS,
     jobs: int | None = None,
     on_cell: Callable[[CellResult], None] | None = None,
     run_kernels: bool = True,

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from litmus.audit.asm import AsmInstr, jumps, parse_asm
 from litmus.audit.compile import canonical_target
+from litmus.codegen.targets import DEFAULT_TARGETS
 from litmus.audit.op_code import UNATTRIBUTED, has_line_table, line_ops, op_code, op_order
 from litmus.audit.reorder import reordered_reads
 from litmus.audit.requirements import Requirement, must_follow, requirements
@@ -444,7 +445,7 @@ def audit_text(test: LitmusTest, target: str, text: str, source_text: str = "") 
 # ---------------------------------------------------------------------------- via codegen
 
 # audit kind -> the litmus.codegen target string compiled for it
-CODEGEN_TARGET = {"ptx": "cuda:90", "sass": "cuda:90", "amdgcn": "hip:gfx942"}
+CODEGEN_TARGET = {**DEFAULT_TARGETS, "sass": DEFAULT_TARGETS["ptx"]}
 
 
 def _kind_and_codegen_target(target: str) -> tuple[str, str]:

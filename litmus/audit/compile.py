@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from litmus.codegen.targets import Target, parse_target
+from litmus.codegen.targets import DEFAULT_TARGETS, Target, parse_target
 from litmus.errors import LitmusError
 
-TARGETS: dict[str, Target] = {
-    "ptx": parse_target("cuda:90"),
-    "amdgcn": parse_target("hip:gfx942"),
-}
+TARGETS: dict[str, Target] = {kind: parse_target(text) for kind, text in DEFAULT_TARGETS.items()}
 """The audit table name -> the compile target its hand-written kernels are checked on."""
 
 # Other spellings a caller (or litmus.codegen) may use for the same targets.

@@ -45,6 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
+from litmus.bound import rule_of_three
 from litmus.condition import evaluate, terms
 from litmus.status import COMPLETED, HUNG, TIMED_OUT
 from litmus.condition import in_target as condition_in_target
@@ -65,11 +66,6 @@ sample of the test."""
 def in_target(test: LitmusTest, state: Mapping[str, int]) -> bool:
     """Whether ``state`` lies in the condition's target outcome (prop; not prop for forall)."""
     return condition_in_target(test.condition.kind, evaluate(test.condition.prop, state))
-
-
-def rule_of_three(n: int) -> float | None:
-    """95 % upper confidence bound on the rate of an event never seen in ``n`` trials (3/n)."""
-    return 3.0 / n if n > 0 else None
 
 
 @dataclass(frozen=True)
@@ -259,7 +255,7 @@ def classify(
     if counts["hang"]:
         notes.append(f"{counts['hang']:,} instance(s) provably hung (every thread finished or stuck in a spin "
                      "that cannot exit), as the model allows; they count as ended"
-                     + (f"; among the {completed:,} that completed the bound is 3/N = {3 / completed:.2g}"
+                     + (f"; among the {completed:,} that completed the bound is 3/N = {rule_of_three(completed):.2g}"
                         if target_count == 0 and completed else ""))
     if hang_witnesses:
         notes.append(f"{hang_witnesses:,} timed-out instance(s) ended with the target's final memory: the "

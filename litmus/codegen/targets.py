@@ -7,6 +7,14 @@ from dataclasses import dataclass
 
 from litmus.errors import LitmusError
 
+DEFAULT_TARGETS: dict[str, str] = {"ptx": "cuda:90", "amdgcn": "hip:gfx942"}
+"""The target each kind of compiled code is checked on when none is named (the audit, ``litmus
+show``, the report's audit columns): the architectures the audit's rule tables are written
+for, sm_90 (Hopper) and gfx942 (MI300)."""
+
+AUDIT_TARGETS: tuple[str, ...] = tuple(DEFAULT_TARGETS.values())
+"""The targets ``litmus audit`` checks by default, in table order."""
+
 
 @dataclass(frozen=True)
 class Target:

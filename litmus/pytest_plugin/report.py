@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from litmus.bound import rule_of_three
 from litmus.ir import LitmusTest
 from litmus.pytest_plugin.result import LitmusResult
 
@@ -76,7 +77,7 @@ def inconclusive(result: LitmusResult) -> str:
 
 def unwitnessed(result: LitmusResult) -> str:
     """A racy variant whose target outcome never appeared (with --litmus-require-witness)."""
-    bound = f"{3 / result.ended:.2g}" if result.ended else "?"
+    bound = f"{rule_of_three(result.ended):.2g}" if result.ended else "?"
     return "\n".join([
         f"not witnessed: the model allows the target outcome of {condition_text(result.test)}, "
         f"but it appeared in 0 of {result.ended} ended instances on {result.backend} "

@@ -14,11 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from litmus.codegen.targets import AUDIT_TARGETS
 from litmus.report.rates import (
     LABEL_COLOURS, VERDICT_ORDER, completed, rate_cell, rate_interval,
 )
-
-TARGETS = ("cuda:90", "hip:gfx942")
 
 CONFIG_FLAGS = (("time_budget", "--time-budget"), ("iterations", "--iterations"), ("instances", "--instances"),
                 ("seed", "--seed"), ("stop_bound", "--until-bound"))
@@ -82,7 +81,7 @@ def build_context(records: Sequence[dict[str, Any]], title: str, source: str = "
         from litmus.audit.batch import audit_many
 
         wanted = [ctx.tests[str(r["id"])] for r in records if str(r.get("id")) in ctx.tests]
-        for cell in audit_many(wanted, TARGETS, jobs=jobs, run_kernels=False):
+        for cell in audit_many(wanted, AUDIT_TARGETS, jobs=jobs, run_kernels=False):
             ctx.audit[(cell.test.id, cell.target)] = {
                 "status": cell.status, "reason": cell.result.reason,
                 "findings": [{"op": f.op, "found": f.found, "declared": f not in cell.undeclared}

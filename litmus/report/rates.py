@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
+from litmus.bound import rule_of_three
+
 Z95 = 1.959963984540054
 
 VERDICT_ORDER = ("VIOLATION", "inconclusive", "racy-unseen", "racy-witnessed", "correct")
@@ -74,7 +76,7 @@ def rate_interval(r: Mapping[str, Any]) -> tuple[float, float, float] | None:
         if n <= 0:
             return None
         bound = r.get("bound_95")
-        return 0.0, 0.0, float(bound) if bound is not None else min(1.0, 3.0 / n)
+        return 0.0, 0.0, float(bound) if bound is not None else min(1.0, rule_of_three(n) or 1.0)
     n = ended(r) + timed_out_witnesses(r)
     if n <= 0:
         return None

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from litmus.bound import trials_for
 from litmus.ir import Barrier, Branch, LitmusTest, Spin
 from litmus.run.backend import Round
 from litmus.run.config import RunConfig
@@ -70,7 +71,7 @@ def keeps_filling(spent: float, budget: float, n_ended: int, instances: int, bou
     its rate so far."""
     if spent <= 0 or n_ended <= 0 or spent >= FILL_STRETCH * budget or 2 * n_ended < instances:
         return False
-    need = 3.0 / bound
+    need = trials_for(bound)
     if n_ended >= need:
         return False
     if not warmed:

@@ -103,6 +103,60 @@ def run_config(
     )
 
 
+@dataclass(frozen=True)
+class StopRule:
+    """When one variant's run is done (:meth:`done`), and how far along it is for a progress bar
+    (:meth:`progress`).
+
+    A run is done when its iterations, or its time budget (counted from the end of the first
+    round, which also compiles), are spent.  With ``config.stop_bound`` it is done as soon as
+    the evidence is in: the target was witnessed, or the bound 3/N over the N ended instances
+    is at most the stop bound (with enough of them ended for a verdict of absence).  Under both
+    a budget and a bound, a spent budget ends the run only when neither :func:`keeps_filling`
+    (a conformance variant near its bound) nor :func:`keeps_hunting` (a hunting variant that
+    would be ``inconclusive``) asks for more.
+    """
+
+    config: RunConfig
+    plan: RoundPlan
+
+    def budget_spent(self, rounds: int, spent: float) -> bool:
+        """Whether the iterations, or the seconds after the first round, are used up."""
+        if self.config.time_budget is not None:
+            return rounds > 1 and spent >= self.config.time_budget
+        return rounds >= max(1, self.config.iterations or 1)
+
+    def evidence_in(self, instances: int, n_ended: int, witnessed: bool) -> bool:
+        """Whether a stop bound is set and met: the target seen, or 3/N at most the bound."""
+        bound = self.config.stop_bound
+        if bound is None:
+            return False
+        return witnessed or (enough_evidence(instances, n_ended) and (rule_of_three(n_ended) or 1.0) <= bound)
+
+    def done(self, rounds: int, spent: float, instances: int, n_ended: int, witnessed: bool) -> bool:
+        """Whether the variant stops after ``rounds`` rounds, ``spent`` seconds after the first,
+        with ``n_ended`` of ``instances`` instances ended and its target ``witnessed`` or not."""
+        if self.evidence_in(instances, n_ended, witnessed):
+            return True
+        if not self.budget_spent(rounds, spent):
+            return False
+        budget, bound = self.config.time_budget, self.config.stop_bound
+        if budget is None or bound is None:
+            return True
+        if self.plan.fill:
+            return not keeps_filling(spent, budget, n_ended, instances, bound, self.plan.fill_rate(),
+                                     self.plan.warmed)
+        return not keeps_hunting(spent, budget, n_ended, enough_evidence(instances, n_ended))
+
+    def progress(self, rounds: int, spent: float) -> float:
+        """How far along a run that is not done is, in [0, 0.99]: the budget or the iterations."""
+        if self.config.time_budget is not None:
+            frac = spent / self.config.time_budget if rounds > 1 else 0.0
+        else:
+            frac = rounds / max(1, self.config.iterations or 1)
+        return min(0.99, frac)
+
+
 def sc_reference(test: LitmusTest) -> ModelResult | None:
     """The SC model's result for ``test``, or None when the SC check ran past the model's step
     budget.  SC only splits allowed outcomes into ``sc`` and ``weak``; the verdict rests on the
@@ -128,12 +182,7 @@ def run_variant(
     environment that completes instances fastest; under a budget, rounds that would overrun it
     are made smaller.
 
-    With ``config.stop_bound``, the variant also stops as soon as the evidence is in: its target
-    outcome was seen (a witness, or a violation, or a hang whose final memory shows it), or the
-    95 % bound 3/N over the N ended instances (completed, or provably hung) is at most
-    ``stop_bound`` (with enough of them ended for a verdict of absence).  Under a time budget
-    it runs on past the budget while :func:`keeps_filling` (a conformance variant near its
-    bound) or :func:`keeps_hunting` (a hunting variant that would be ``inconclusive``) says so.
+    When it stops is :class:`StopRule`'s call.
     ``ptx`` and ``sc`` are the model results of ``test`` when the caller has them already; they
     are computed otherwise (``sc``: :func:`sc_reference`), and returned either way.
     """
@@ -141,13 +190,14 @@ def run_variant(
     sc = sc if sc is not None else sc_reference(test)
     plan = RoundPlan(config, fill=config.stop_bound is not None and not ptx.target_reachable,
                      spins=may_wait(test))
+    rule = StopRule(config, plan)
     rows: list[Row] = []
     hang_memories = hang_target_memories(test, ptx)  # final memories by which a hang shows the target
     start = time.perf_counter()
     first: float | None = None
     rounds = 0
     warm = start
-    total = done = 0
+    total = n_ended = 0
     while True:
         r = backend.run_round(test, plan.next(), rounds)
         plan.record(r)
@@ -160,33 +210,17 @@ def run_variant(
         rows.extend(r.rows)
         rows = merge_rows(rows)
         total += r.instances
-        done += sum(n for _, status, n in r.rows if ended(status))
+        n_ended += sum(n for _, status, n in r.rows if ended(status))
         now = time.perf_counter()
-        elapsed = now - start
         if rounds == 1:
             warm = now  # the first round also compiles the kernel: the budget starts after it
         if first is None and any(n and shows_target(test, s, int(t), hang_memories) for s, t, n in r.rows):
-            first = elapsed
-        if config.time_budget is not None:
-            frac = (now - warm) / config.time_budget if rounds > 1 else 0.0
-        else:
-            frac = rounds / max(1, config.iterations or 1)
-        if config.stop_bound is not None and (
-                first is not None
-                or (enough_evidence(total, done) and (rule_of_three(done) or 1.0) <= config.stop_bound)):
-            frac = 1.0  # the evidence is in
-        elif (frac >= 1.0 and plan.fill and config.time_budget is not None and config.stop_bound is not None
-              and keeps_filling(now - warm, config.time_budget, done, total, config.stop_bound, plan.fill_rate(),
-                                plan.warmed)):
-            # the warm rounds are not done, or the bound is within FILL_STRETCH budgets at the
-            # fastest environment's rate, the one a warmed plan runs: run on
-            frac = 0.99
-        elif (frac >= 1.0 and not plan.fill and config.time_budget is not None and config.stop_bound is not None
-              and keeps_hunting(now - warm, config.time_budget, done, enough_evidence(total, done))):
-            frac = 0.99  # no verdict yet, and only a witness can give one: run on, up to HUNT_STRETCH budgets
+            first = now - start
+        spent = now - warm if rounds > 1 else 0.0
+        stop = rule.done(rounds, spent, total, n_ended, witnessed=first is not None)
         if on_progress:
-            on_progress(test, min(1.0, frac))
-        if frac >= 1.0:
+            on_progress(test, 1.0 if stop else rule.progress(rounds, spent))
+        if stop:
             break
     verdict = classify(test, rows, ptx, sc, seconds_to_first=first)
     return VariantRun(verdict, time.perf_counter() - start, rounds, ptx, sc)

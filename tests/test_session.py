@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, strategies as st
 
 from litmus.condition import parse_prop
 from litmus.ir import Condition, Const, Expectation, Load, LitmusTest, Location, Store, Thread
@@ -425,3 +426,26 @@ def test_a_test_past_the_sc_model_budget_still_runs_on_its_ptx_verdict(monkeypat
     assert res.error is None and res.verdict is not None and res.verdict.verdict == "racy-witnessed"
     assert res.verdict.counts["weak"] == 0 and res.verdict.counts["sc"] == 10
     assert any("no SC reference" in n for n in res.verdict.notes)
+
+
+@given(rounds=st.integers(1, 50), spent=st.floats(0, 100), instances=st.integers(0, 10**7),
+       ended_share=st.floats(0, 1), witnessed=st.booleans(),
+       budget=st.one_of(st.none(), st.floats(0.1, 10)), bound=st.one_of(st.none(), st.floats(1e-9, 1e-2)),
+       iterations=st.integers(1, 20))
+def test_stop_rule_laws(rounds: int, spent: float, instances: int, ended_share: float, witnessed: bool,
+                        budget: float | None, bound: float | None, iterations: int) -> None:
+    """The evidence ends a run whatever its budget; without a bound, the budget alone does; a run
+    that goes on is never shown as finished."""
+    from litmus.run.schedule import RoundPlan
+    from litmus.session import StopRule
+
+    config = RunConfig(iterations=iterations, time_budget=budget, stop_bound=bound)
+    rule = StopRule(config, RoundPlan(config, fill=bound is not None and not witnessed, spins=False))
+    n_ended = int(instances * ended_share)
+    done = rule.done(rounds, spent, instances, n_ended, witnessed)
+    if bound is not None and witnessed:
+        assert done
+    if bound is None:
+        assert done == rule.budget_spent(rounds, spent)
+    if not done:
+        assert 0.0 <= rule.progress(rounds, spent) <= 0.99

@@ -20,6 +20,7 @@ from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.model import ModelResult, check, ptx_model_for
 from litmus.model.budget import BudgetExceeded
+from litmus.model.facts import ModelFacts, model_facts
 from litmus.report.jsonl import append_record, finished_ids
 from litmus.run.backend import Backend, Row, merge_rows
 from litmus.run.config import RunConfig, Stress, load_stresses
@@ -227,9 +228,12 @@ def run_variant(
 
 
 def result_record(
-    test: LitmusTest, verdict: Verdict, backend: Backend, config: RunConfig, seconds: float, rounds: int
+    test: LitmusTest, verdict: Verdict, backend: Backend, config: RunConfig, seconds: float, rounds: int,
+    facts: ModelFacts | None = None,
 ) -> dict[str, Any]:
-    """The JSON record of one finished variant (appended to the results file)."""
+    """The JSON record of one finished variant (appended to the results file); ``facts``, the
+    PTX model's answer the verdict rests on, goes in as ``model``, so that reports need not
+    check the model again."""
     return {
         "id": test.id,
         "test": test.name,
@@ -259,6 +263,7 @@ def result_record(
         "config": config.as_dict(),
         "seed": config.seed,
         "finished_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        **({"model": facts.as_dict()} if facts is not None else {}),
         **{k: v for k, v in backend.describe().items() if k != "note"},
     }
 
@@ -360,7 +365,8 @@ def run_tests(
                     on_result(res)
                 _recover(backend)
                 continue
-            record = result_record(test, ran.verdict, backend, config, ran.seconds, ran.rounds)
+            record = result_record(test, ran.verdict, backend, config, ran.seconds, ran.rounds,
+                                   model_facts(test, ran.ptx))
             if out is not None:
                 append_record(out, record)
             res = VariantResult(test, ran.verdict, None, ran.seconds, record)

@@ -67,7 +67,7 @@ def audit_cell(rec: dict | None) -> str:
 def main() -> int:
     """Write the page."""
     from litmus.model import check, ptx_model_for
-    from litmus.report.mutation import on_one_gpu, spans_gpus
+    from litmus.model.facts import on_one_gpu, spans_gpus
     from litmus.spec import load_paths
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

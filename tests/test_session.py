@@ -449,3 +449,15 @@ def test_stop_rule_laws(rounds: int, spent: float, instances: int, ended_share: 
         assert done == rule.budget_spent(rounds, spent)
     if not done:
         assert 0.0 <= rule.progress(rounds, spent) <= 0.99
+
+
+def test_a_record_keeps_the_model_answer_its_verdict_rests_on(tmp_path: Path) -> None:
+    from litmus.model import check, ptx_model_for
+    from litmus.model.facts import ModelFacts, model_facts
+
+    out = tmp_path / "r.jsonl"
+    run_tests([SB], Scripted(), RunConfig(iterations=1), out=out)
+    [rec] = list(read_records(out))
+    kept = ModelFacts.from_dict(rec["model"])
+    assert kept == model_facts(SB, check(SB, ptx_model_for(SB)))
+    assert kept.target_reachable and kept.keys == ("P0:r0", "P1:r1")

@@ -40,7 +40,7 @@ class Context:
     title: str
     source: str = ""
     tests: dict[str, Any] = field(default_factory=dict)  # id -> LitmusTest (pattern files present)
-    model: dict[str, Any] = field(default_factory=dict)  # id -> ModelResult (ptx)
+    model: dict[str, Any] = field(default_factory=dict)  # id -> ModelFacts (ptx), from the records
     audit: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # (id, target) -> cell
     audit_note: str = ""
     mutation: Any = None  # MutationScore
@@ -49,23 +49,23 @@ class Context:
 
 def build_context(records: Sequence[dict[str, Any]], title: str, source: str = "", audit: bool = False,
                   audit_records: Sequence[Mapping[str, Any]] | None = None, jobs: int | None = None) -> Context:
-    """Load the pattern files the records name (when present here), ask the PTX model for each
-    variant's allowed states, score the mutants, and audit each variant per target when asked
+    """Load the pattern files the records name (when present here), take each variant's model
+    answer from its record (checking the PTX model only for a record that keeps none), score the
+    mutants, and audit each variant per target when asked
     (``audit``: compile here with the installed triton; ``audit_records``: lines of a saved
     ``litmus audit --json``)."""
     ctx = Context(list(records), title, source)
     sources = sorted({str(r["source"]) for r in records if r.get("source")})
     missing = [s for s in sources if not Path(s).is_file()]
     if sources and not missing:
-        from litmus.model import check, ptx_model_for
-        from litmus.report.mutation import mutation_score
+        from litmus.report.mutation import checked_facts, mutation_score, record_facts
         from litmus.spec import load_tests
 
         tests = load_tests(sources)
         ctx.tests = {t.id: t for t in tests}
-        ctx.model = {t.id: check(t, ptx_model_for(t)) for t in tests}
-        reachable = {i: m.target_reachable for i, m in ctx.model.items()}
-        ctx.mutation = mutation_score(tests, records, reachable)
+        by_id = {str(r.get("id")): r for r in records}
+        ctx.model = {t.id: record_facts(by_id.get(t.id)) or checked_facts(t) for t in tests}
+        ctx.mutation = mutation_score(tests, records, ctx.model)
     elif missing:
         ctx.notes.append("The pattern files the records name are not here (" + ", ".join(missing[:5]) +
                          (", ..." if len(missing) > 5 else "") + "): no model states, audit or mutation "
@@ -292,13 +292,12 @@ def matrix_html(records: Sequence[Mapping[str, Any]]) -> str:
 def model_cell(ctx: Context, test_id: str) -> tuple[str, str]:
     """(cell HTML, sort key) of the PTX model's allowed states for a variant."""
     m = ctx.model.get(test_id)
-    if m is None:
+    t = ctx.tests.get(test_id)
+    if m is None or t is None:
         return '<span class=muted>-</span>', ""
-    from litmus.report.model_text import condition_keys, condition_text
+    from litmus.report.model_text import condition_text
 
-    t = m.test
-    keys = condition_keys(t)
-    shown = sorted({tuple((k, dict(s).get(k, 0)) for k in keys) if keys else s for s in m.allowed_states})
+    shown = [tuple(zip(m.keys, s)) for s in m.states]
     states = "".join(f"<li class=mono>{esc(' '.join(f'{k}={v}' for k, v in s))}</li>" for s in shown)
     verdict = "allows target" if m.target_reachable else "forbids target"
     hang = " <span class=muted title='some execution has a spin that can never exit'>(may hang)</span>" \

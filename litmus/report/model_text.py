@@ -4,23 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from litmus.condition import format_prop, format_term, kind_text, terms
-from litmus.ir import Const, LitmusTest
+from litmus.condition import format_prop, kind_text
+from litmus.ir import LitmusTest
+from litmus.model.facts import condition_keys
+
 
 def condition_text(test: LitmusTest) -> str:
     """``exists (P1:r0 == 1 /\\ P1:r1 == 0)`` style text of the test's condition."""
     return f"{kind_text(test.condition.kind)} ({format_prop(test.condition.prop)})"
-
-
-def condition_keys(test: LitmusTest) -> list[str]:
-    """The state keys the condition mentions, in order, without repeats."""
-    keys: list[str] = []
-    for term in terms(test.condition.prop):
-        if not isinstance(term, Const):
-            key = format_term(term)
-            if key not in keys:
-                keys.append(key)
-    return keys
 
 
 def expectation_agrees(test: LitmusTest, target_reachable: bool) -> bool | None:

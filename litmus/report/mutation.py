@@ -15,29 +15,28 @@ its own CTA, every location in that GPU's memory); these are counted apart, neve
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from litmus.ir import LitmusTest
+from litmus.model.facts import ModelFacts, model_facts
 from litmus.report.rates import ended
 
 WITNESSED = ("racy-witnessed", "VIOLATION")
 
 
-def on_one_gpu(test: LitmusTest) -> LitmusTest:
-    """``test`` with every rank placed on GPU 0: each distinct (rank, cta) becomes its own CTA
-    (threads that shared a CTA still do) and every location lives in GPU 0's memory."""
-    ctas: dict[tuple[int, int], int] = {}
-    for t in test.threads:
-        ctas.setdefault((t.rank, t.cta), len(ctas))
-    threads = tuple(replace(t, rank=0, cta=ctas[(t.rank, t.cta)]) for t in test.threads)
-    locations = tuple(replace(loc, home=0) for loc in test.locations)
-    return replace(test, threads=threads, locations=locations)
+def record_facts(record: Mapping[str, Any] | None) -> ModelFacts | None:
+    """The model's answer a run record kept (its ``model`` field), or None: an error record, or
+    one written before records kept it."""
+    kept = (record or {}).get("model")
+    return ModelFacts.from_dict(kept) if kept else None
 
 
-def spans_gpus(test: LitmusTest) -> bool:
-    """Whether ``test`` places threads or locations on more than one rank."""
-    return len({t.rank for t in test.threads} | {loc.home for loc in test.locations}) > 1
+def checked_facts(test: LitmusTest) -> ModelFacts:
+    """The PTX model's answer for ``test``, checked here (a variant whose record keeps none)."""
+    from litmus.model import check, ptx_model_for
+
+    return model_facts(test, check(test, ptx_model_for(test)))
 
 
 @dataclass(frozen=True)
@@ -104,28 +103,27 @@ def _unseen_reason(record: Mapping[str, Any] | None, multi_gpu: bool, one_gpu_ru
 
 
 def mutation_score(tests: Iterable[LitmusTest], records: Iterable[Mapping[str, Any]],
-                   reachable: Mapping[str, bool] | None = None) -> MutationScore:
+                   facts: Mapping[str, ModelFacts] | None = None) -> MutationScore:
     """The mutation score of ``records`` (a run's JSONL records) over ``tests`` (the variants
-    it was asked to run).  ``reachable`` maps a test id to whether the PTX model allows its target
-    (computed with :func:`litmus.model.check` when not given)."""
-    from litmus.model import check, ptx_model_for
-
+    it was asked to run).  What the PTX model says of each comes from ``facts``, else from its
+    record's ``model`` field (:func:`record_facts`); only a variant with neither is checked here."""
     by_id = {str(r["id"]): r for r in records}
     gpus = max((int(r.get("world_size") or 1) for r in by_id.values()), default=1)
     if any(r.get("backend") == "cuda" for r in by_id.values()):
         gpus = 1
     score = MutationScore(machine_gpus=gpus)
     for test in tests:
-        allowed = reachable[test.id] if reachable is not None and test.id in reachable \
-            else check(test, ptx_model_for(test)).target_reachable
         record = by_id.get(test.id)
+        known = (facts or {}).get(test.id) or record_facts(record)
+        fact = known if known is not None else checked_facts(test)
+        allowed = fact.target_reachable
         if not allowed:
             score.conformance += 1
             if record is not None and record.get("verdict") == "VIOLATION":
                 score.violations.append(test.id)
             continue
         score.mutants += 1
-        multi = spans_gpus(test) and not check(on_one_gpu(test), ptx_model_for(test)).target_reachable
+        multi = fact.needs_several_gpus
         score.multi_gpu_mutants += multi
         if record is not None and record.get("verdict") in WITNESSED:
             score.witnessed.append(test.id)

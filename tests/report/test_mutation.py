@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from litmus.model import check
-from litmus.report.mutation import mutation_score, on_one_gpu, score_text, spans_gpus
+from litmus.model.facts import on_one_gpu, spans_gpus
+from litmus.report.mutation import mutation_score, score_text
 from litmus.spec import find_pattern
 
 
@@ -47,3 +48,23 @@ def test_a_mutant_missing_from_the_records_is_unseen_as_skipped_and_several_gpus
     assert score.machine_gpus == 2 and score.showable == 1
     [u] = score.unseen
     assert u.verdict == "skipped" and "not in the results" in u.reason
+
+
+def test_the_score_reads_the_model_from_the_records_and_checks_nothing_again(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A record keeps the model's answer (its ``model`` field): the score is the same as the one
+    the model gives, and the model is not asked again."""
+    import litmus.model
+    from litmus.model.facts import model_facts
+
+    tests = [_mp(v) for v in ("relacq-xgpu-sys", "relacq-xgpu-gpu", "relaxed-xgpu-sys")]
+    records = [{"id": t.id, "verdict": "racy-unseen", "backend": "cuda", "world_size": 1, "instances": 10,
+                "completed": 10, "model": model_facts(t, check(t, "ptx75")).as_dict()} for t in tests]
+    expected = mutation_score(tests, [{k: v for k, v in r.items() if k != "model"} for r in records])
+
+    def no_check(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("the model was checked again")
+
+    monkeypatch.setattr(litmus.model, "check", no_check)
+    score = mutation_score(tests, records)
+    assert (score.conformance, score.mutants, score.multi_gpu_mutants) == \
+        (expected.conformance, expected.mutants, expected.multi_gpu_mutants) == (1, 2, 1)

@@ -4,6 +4,8 @@ mode: :mod:`litmus.codegen.parallel`)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from litmus.codegen import widths
 from litmus.codegen.layout import KERNEL_ARGS, Layout
 from litmus.codegen.ops import Emitter
@@ -34,8 +36,20 @@ def _widths_header(test: LitmusTest, layout: Layout) -> list[str]:
 
 
 def generate(test: LitmusTest, options: CodegenOptions | None = None) -> KernelSource:
-    """Triton source module for ``test``; raises ``UnsupportedError`` for constructs with no Triton form."""
-    options = options or CodegenOptions()
+    """Triton source module for ``test``; raises ``UnsupportedError`` for constructs with no Triton form.
+
+    A run asks for the same module several times (the backend's skip check, the compile-ahead
+    workers, the launch, the audit): the module of each (test, options) is generated once and
+    kept (:data:`GENERATED` most recent ones)."""
+    return _generate(test, options or CodegenOptions())
+
+
+GENERATED = 1024
+"""Generated modules kept, most recently used first."""
+
+
+@lru_cache(maxsize=GENERATED)
+def _generate(test: LitmusTest, options: CodegenOptions) -> KernelSource:
     aliased = [l for l in test.locations if l.alias_of is not None]
     if aliased:
         l = aliased[0]

@@ -194,3 +194,13 @@ def test_detected_features_follow_the_installed_triton() -> None:
     # the interpreter and hip never get inline asm, whatever triton has
     assert CodegenOptions(backend="interpreter").resolved_features().inline_asm is False
     assert CodegenOptions(backend="hip", features=NEW).resolved_features().inline_asm is False
+
+
+def test_each_module_is_generated_once_per_test_and_options() -> None:
+    """The backend's skip check, the compile-ahead workers, the launch and the audit all ask for
+    the same module: it is made once."""
+    from litmus.spec import find_pattern
+
+    [test] = find_pattern("MP[relacq-xgpu-sys]")
+    assert generate(test) is generate(test, CodegenOptions())
+    assert generate(test, CodegenOptions(mode="parallel")) is not generate(test)

@@ -1,7 +1,7 @@
 """The H200 results page of the real-bug family: per variant, the model's verdict, the audit on
 both targets, and what one H200 saw (the rate, or the 3/N bound).
 
-    python3 scripts/bugs_results_page.py --run docs/results/h200-detect-6.jsonl docs/results/h200-tearing.jsonl \\
+    python3 scripts/bugs_results_page.py --run docs/results/h200-tearing.jsonl docs/results/h200-detect-22.jsonl \\
         --audit docs/results/audit-bugs-triton39-cpu.jsonl --out docs/results/h200-real-bugs.md
 
 Variants are those of ``catalog/bugs_*.yaml`` and the ``TEAR-bytes`` pattern (vLLM #2760 part 1),

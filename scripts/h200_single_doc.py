@@ -37,10 +37,11 @@ bash scripts/h200_perf.sh catalog $OUT
 python scripts/h200_single_doc.py                  # this page (litmus report ... --markdown for the table)
 ```
 
-Earlier runs of the same command with earlier kernels are kept, each named by its commit:
+An earlier run of the same command with earlier kernels is kept, named by its commit:
 `h200-single-gpu-e16a260.jsonl` (14:55 and 15:57 UTC, before the harness arithmetic and
-counting were reworked: correct 94, racy-unseen 77, racy-witnessed 37, no VIOLATION) and
-`h200-single-gpu-before-barrier-fix.jsonl` (harness bugs, see below: not hardware verdicts).
+counting were reworked: correct 94, racy-unseen 77, racy-witnessed 37, no VIOLATION). The records
+made before the harness bugs below were fixed (not hardware verdicts) are in git history:
+`git show 5832fd8:docs/results/h200-single-gpu-before-barrier-fix.jsonl`.
 
 Machine: {device} (sm_90, read from the device), driver 580.159.04, torch {torch},
 triton {triton}, Python 3.12.3.

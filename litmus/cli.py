@@ -316,10 +316,14 @@ def main_entry() -> None:  # pragma: no cover - console script shim
 @click.option("--model", "model_name", type=click.Choice(list(MODELS)), default=DEFAULT_MODEL, show_default=True,
               help="Memory model: ptx75 (PTX 7.5 with proxies), ptx (PTX 6.0), or sc (sequential "
                    "consistency, a reference: expectations are not judged).")
+@click.option("--cat", "cat_file", metavar="FILE.cat",
+              help="Use the model this herd-style .cat file defines instead of --model (e.g. Dat3M's "
+                   "ptx-v7.5.cat); what a cat file cannot say comes from the built-in model it fits "
+                   "(docs/model.md, 'Models as text').")
 @click.option("--variant", "-v", help="Only variants matching this name or shell pattern.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per variant per line.")
 @_friendly
-def model(paths: Sequence[str], model_name: str, variant: str | None, as_json: bool) -> None:
+def model(paths: Sequence[str], model_name: str, cat_file: str | None, variant: str | None, as_json: bool) -> None:
     """Ask the memory model which final states each variant allows. No GPU needed.
 
     Text output is herd style: 'States n', the allowed states (over the condition's registers
@@ -330,21 +334,24 @@ def model(paths: Sequence[str], model_name: str, variant: str | None, as_json: b
     agrees, may_hang_agrees and seconds. Files are read one by one: a file that fails prints its
     errors (file:line:col) and the others still get results. Under --model sc (a reference)
     the states are reported and no expectation is judged. Exit status 1 if any input failed,
-    or a declared expectation or may_hang disagrees with the model.
+    or a declared expectation or may_hang disagrees with the model. A bad .cat file is one
+    located error and exit status 2.
 
     \b
     Examples:
       litmus model MP --variant '*-sys'
       litmus model ../shared/ptx-litmus/Manual/MP-gpu.litmus
       litmus model catalog/ --json --model sc
+      litmus model --cat ../shared/dat3m-ptx/cat/ptx-v7.5.cat catalog/mp.yaml
     """
     import dataclasses
 
-    from litmus.model import check, hang_problem, judges_expectations
+    from litmus.model import check, hang_problem, judges_expectations, load_cat
     from litmus.report.model_text import model_record, render_model_text
     from litmus.spec import filter_variants, load_tests
 
-    judged = judges_expectations(model_name)
+    cat = None if cat_file is None else load_cat(cat_file)
+    judged = judges_expectations(model_name if cat is None else cat)
     failed = disagreements = 0
     tests = []
     for item in _batch_items(paths):  # one file at a time: a bad file does not stop the rest
@@ -358,7 +365,7 @@ def model(paths: Sequence[str], model_name: str, variant: str | None, as_json: b
         tests = filter_variants(tests, variant)
     for t in tests:
         try:
-            result = check(t, model_name)
+            result = check(t, model_name if cat is None else cat)
         except LitmusError as err:
             failed += 1
             for problem in err.problems:
@@ -369,7 +376,7 @@ def model(paths: Sequence[str], model_name: str, variant: str | None, as_json: b
         record = model_record(result)
         if record["agrees"] is False:
             disagreements += 1
-        hang = hang_problem(result)
+        hang = hang_problem(result, cat)
         if as_json:
             record["may_hang_agrees"] = None if result.test.expect is None else hang is None
             click.echo(json.dumps(record))

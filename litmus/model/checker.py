@@ -47,11 +47,12 @@ DEFAULT_UNROLL = 2
 """How many times a loop that is not a plain spin may jump back before its path counts as stuck."""
 
 
-def check(test: LitmusTest, model: str = DEFAULT_MODEL, unroll: int = DEFAULT_UNROLL) -> ModelResult:
-    """Every final state ``test`` may end in under ``model`` (a name in :data:`MODELS`), the
-    verdict of its condition, and whether some execution may hang."""
+def check(test: LitmusTest, model: str | Model = DEFAULT_MODEL, unroll: int = DEFAULT_UNROLL) -> ModelResult:
+    """Every final state ``test`` may end in under ``model`` (a name in :data:`MODELS`, or a
+    :class:`Model` such as :func:`litmus.model.cat.load_cat` reads), the verdict of its
+    condition, and whether some execution may hang."""
     start = time.perf_counter()
-    m = MODELS.get(model)
+    m = model if isinstance(model, Model) else MODELS.get(model)
     if m is None:
         raise LitmusError(f"unknown memory model {model!r}; choose one of {', '.join(sorted(MODELS))}")
     if not m.proxies and test.uses_proxies():

@@ -5,21 +5,24 @@ from __future__ import annotations
 
 from litmus.errors import Problem
 from litmus.model.checker import MODELS
+from litmus.model.relations import Model
 from litmus.model.result import ModelResult
 
 
-def judges_expectations(model: str) -> bool:
-    """Whether expectations (written against PTX) are judged by ``model``: every model but a
-    reference one (``sc``), whose states are reported and never judged."""
-    m = MODELS.get(model)
+def judges_expectations(model: str | Model) -> bool:
+    """Whether expectations (written against PTX) are judged by ``model`` (a name in
+    :data:`MODELS`, or a model such as a ``.cat`` file gives): every model but a reference one
+    (``sc``), whose states are reported and never judged."""
+    m = model if isinstance(model, Model) else MODELS.get(model)
     return m is not None and not m.reference
 
 
-def hang_problem(result: ModelResult) -> Problem | None:
+def hang_problem(result: ModelResult, model: str | Model | None = None) -> Problem | None:
     """A located problem when the test declares ``may_hang`` and the model disagrees (either
-    way); None when they agree, there is no expectation, or the model is a reference."""
+    way); None when they agree, there is no expectation, or the model is a reference.
+    ``model``: the model ``result`` came from, when it is not a name in :data:`MODELS`."""
     t = result.test
-    if t.expect is None or not judges_expectations(result.model):
+    if t.expect is None or not judges_expectations(model if model is not None else result.model):
         return None
     if t.expect.may_hang == result.possible_hang:
         return None

@@ -1,5 +1,8 @@
 """``litmus doctor``: what this machine can run (GPUs, peer access, symm_mem, versions, backends).
 
+The ``triton range`` line says whether the installed triton is inside the range litmus supports
+(:mod:`litmus.toolchain`); outside it, the line gives the range and the install command.
+
 The backends are the registered ones (:func:`litmus.run.registry.available_backends`): a backend
 whose probe fails is reported with the probe's reason; for one that passes, the report adds what
 the doctor checks itself (the GPU for ``cuda``; torch.distributed, symm_mem and the largest world
@@ -16,6 +19,7 @@ from typing import Any
 
 from litmus.run.ranks.env import MULTICAST_OFF
 from litmus.run.registry import available_backends
+from litmus.toolchain import show_range, support_message, triton_support
 
 
 def _version(package: str) -> str | None:
@@ -79,6 +83,13 @@ def _symm_mem_rendezvous() -> tuple[bool, str]:
             dist.destroy_process_group()
 
 
+def _triton_range() -> dict[str, Any]:
+    """Whether the installed triton is inside the supported range, the range, and one line saying so."""
+    _, spec, _ = triton_support()
+    ok, detail = support_message()
+    return {"ok": ok, "range": show_range(spec) if spec is not None else None, "detail": detail}
+
+
 def doctor_report(try_rendezvous: bool = False) -> dict[str, Any]:
     """What litmus can run here: GPUs, peer access, symm_mem, versions, and each backend's status.
 
@@ -89,6 +100,7 @@ def doctor_report(try_rendezvous: bool = False) -> dict[str, Any]:
         "python": sys.version.split()[0],
         "torch": _version("torch"),
         "triton": _version("triton"),
+        "triton_range": _triton_range(),
         "gpus": [],
         "peer_access": [],
         "symm_mem": {"available": False, "detail": "torch is not installed"},
@@ -166,6 +178,8 @@ def _ranks_status(report: dict[str, Any], cuda: bool) -> dict[str, Any]:
 def render_doctor(report: dict[str, Any]) -> str:
     """The report as plain text for a terminal."""
     lines = [f"python {report['python']}   torch {report['torch']}   triton {report['triton']}"]
+    tr = report["triton_range"]
+    lines.append(f"triton range: {'yes' if tr['ok'] else 'NO'} ({tr['detail']})")
     if report.get("cuda_runtime") or report.get("hip_runtime"):
         lines.append(f"cuda runtime {report.get('cuda_runtime')}   hip runtime {report.get('hip_runtime')}")
     if report["gpus"]:

@@ -10,6 +10,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
+from litmus import toolchain
 from litmus.run.doctor import _max_peer_clique, doctor_main, doctor_report, render_doctor
 from litmus.run.registry import available_backends
 
@@ -33,6 +34,35 @@ def test_rendering_names_every_backend_and_the_versions() -> None:
     assert f"triton {report['triton']}" in text
     for name, b in report["backends"].items():
         assert any(line.split()[:2] == [name, "ok" if b["ok"] else "no"] for line in text.splitlines())
+
+
+def test_the_range_line_says_whether_the_installed_triton_is_supported() -> None:
+    report = doctor_report()
+    ok, detail = toolchain.support_message()
+    tr = report["triton_range"]
+    assert tr["ok"] is ok and tr["detail"] == detail and tr["range"], tr
+    assert f"triton range: {'yes' if ok else 'NO'} ({detail})" in render_doctor(report).splitlines()
+    if ok:
+        assert detail == f"triton {report['triton']} is inside the supported range {tr['range']}"
+
+
+def test_a_triton_outside_the_range_gets_a_line_with_the_range_and_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(toolchain, "installed_triton", lambda: "3.5.0")
+    monkeypatch.setattr(toolchain, "declared_requirements", lambda: ["triton<3.10,>=3.6"])
+    report = doctor_report()
+    assert report["triton_range"]["ok"] is False and report["triton_range"]["range"] == ">=3.6,<3.10"
+    assert ("triton range: NO (triton 3.5.0 is outside the supported range >=3.6,<3.10: the audit's verdicts "
+            "were not validated on it (fix: pip install 'triton>=3.6,<3.10'))") in render_doctor(report).splitlines()
+
+
+def test_without_package_metadata_or_pyproject_the_range_line_says_it_is_unknown(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(toolchain, "declared_requirements", lambda: None)
+    monkeypatch.setattr(toolchain, "checkout_requirements", lambda: None)
+    report = doctor_report()
+    assert report["triton_range"]["range"] is None
+    line = next(ln for ln in render_doctor(report).splitlines() if ln.startswith("triton range:"))
+    assert "range is unknown" in line and "pip install -e ." in line
 
 
 def test_doctor_main_prints_json_and_succeeds(capsys: pytest.CaptureFixture[str]) -> None:

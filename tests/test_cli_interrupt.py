@@ -78,7 +78,7 @@ def test_ctrl_c_prints_one_line_and_how_to_resume(tmp_path: Path, when: str, who
 
 
 def test_the_line_says_nothing_was_recorded_when_no_variant_finished(tmp_path: Path) -> None:
-    from litmus.cli import _interrupted_run
+    from litmus.cli.run import _interrupted_run
 
     where = {"stage": "running", "out": tmp_path / "r.jsonl", "backend": "cpu", "total": 60}
     line = _interrupted_run(where, ["catalog/mp.yaml"], "cpu")
@@ -97,11 +97,11 @@ def test_an_error_that_follows_a_ctrl_c_is_reported_as_the_interrupt(error: str)
     wraps one that lands in a class body's __set_name__ (a dataclass being defined) in a
     RuntimeError: once Ctrl-C was seen, the command exits 130 saying it was interrupted, with
     neither that error nor a traceback."""
-    code = ("from litmus import cli\n"
+    code = ("from litmus.cli import app\n"
             "from litmus.errors import LitmusError\n"
-            "@cli._friendly\n"
+            "@app.friendly\n"
             "def command():\n"
-            "    cli._Interrupt.seen = True\n"
+            "    app.Interrupt.seen = True\n"
             f"    raise {error}\n"
             "command()\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
@@ -112,8 +112,8 @@ def test_an_error_that_follows_a_ctrl_c_is_reported_as_the_interrupt(error: str)
 
 def test_an_error_without_a_ctrl_c_is_not_taken_for_one() -> None:
     """The rule above applies only after a Ctrl-C: a bug is still a bug (exit 1, its traceback)."""
-    code = ("from litmus import cli\n"
-            "@cli._friendly\n"
+    code = ("from litmus.cli import app\n"
+            "@app.friendly\n"
             "def command():\n"
             "    raise RuntimeError('a real bug')\n"
             "command()\n")
@@ -137,10 +137,10 @@ def test_ctrl_c_while_litmus_run_starts_says_nothing_was_run(raise_in: str) -> N
                  else "RuntimeError(\"Error calling __set_name__ on 'Field' instance 'tests' in 'Pattern'\")")
         patch = ("import litmus.spec\nfrom litmus.errors import LitmusError\n"
                  "def load(*a, **k):\n"
-                 "    cli._Interrupt.seen = True\n"
+                 "    app.Interrupt.seen = True\n"
                  f"    raise {error}\n"
                  "litmus.spec.load_tests = load\n")
-    code = ("import sys\nfrom litmus import cli\n" + patch
+    code = ("import sys\nfrom litmus import cli\nfrom litmus.cli import app\n" + patch
             + "sys.argv = ['litmus', 'run', 'MP', '--backend', 'cpu']\ncli.main()\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert res.returncode == 130, res.stderr

@@ -310,6 +310,7 @@ def match_text(test: LitmusTest, target: str, text: str,
     own_of = _op_instructions(test, kind, text, source_text, instrs)
     owner = {i: op for op, idx in own_of.items() if op != UNATTRIBUTED for i in idx}
     reqs = requirements(test)
+    partners = _barrier_partners(test, reqs)
     rules = [_rule_for(test, kind, r) for r in reqs]
     sized = [sized_rule(rule, kind, r.bits) if r.bits is not None else rule for r, rule in zip(reqs, rules)]
     matches: list[Match] = []
@@ -321,6 +322,8 @@ def match_text(test: LitmusTest, target: str, text: str,
         last = max(preds, key=lambda i: end[i], default=None)
         after = f"after {reqs[last].describe()} (line {instrs[end[last]].line})" if last is not None and end[last] >= 0 else ""
         own = own_of.get(f"{req.thread}[{req.instr_index}]")
+        if not own and req.op_kind == "barrier":  # emitted once for its CTA, under a partner's marker
+            own = next((own_of[p] for p in partners.get(f"{req.thread}[{req.instr_index}]", ()) if own_of.get(p)), None)
         if own:
             # The op's own code first; else from its first instruction on along the control
             # flow, since the compiler may attribute a trailing wait or cache invalidate (an
@@ -328,6 +331,9 @@ def match_text(test: LitmusTest, target: str, text: str,
             got = _match_own(rule, instrs, own) or _anchored(_match_rule(rule, instrs, own[0], edges), own, owner)
             if got is None and req.op_kind in ("load", "store") and _legally_merged(reqs, j):  # e.g. an overwritten store
                 got = _match_rule(rule, instrs, own[0], edges)
+                if got is None and not req.strong:  # merged away: a plain access needs no instruction of its own
+                    end[j] = own[-1]
+                    continue
             if got is None:
                 unsized = (_match_own(rules[j], instrs, own)
                            or _anchored(_match_rule(rules[j], instrs, own[0], edges), own, owner)
@@ -353,6 +359,12 @@ def match_text(test: LitmusTest, target: str, text: str,
                                      instrs[idx[shape.anchor]].line if idx else None))
             end[j] = idx[-1] if idx else own[-1]
             continue
+        if own_of and req.op_kind in ("load", "store") and not req.strong and _legally_merged(reqs, j):
+            # no instruction of its own, and legally none: a plain access the compiler merged with
+            # one of the same location (a load forwarded from the thread's store): nothing to match
+            # (vanished() says the same); another op's access of that width is no match for it
+            end[j] = start - 1
+            continue
         got = _match_rule(rule, instrs, start, edges)
         if got is None:
             unsized = _match_rule(rules[j], instrs, start, edges) if rule is not rules[j] else None
@@ -368,6 +380,19 @@ def match_text(test: LitmusTest, target: str, text: str,
         anchor = instrs[idx[shape.anchor]].line if idx else None
         matches.append(Match(req, tuple(instrs[i].line for i in idx), anchor))
     return matches, findings
+
+
+def _barrier_partners(test: LitmusTest, reqs: list[Requirement]) -> dict[str, list[str]]:
+    """Each barrier op (``P4[1]``) -> the ops of the barriers of the same rank among the other
+    threads of its CTA: codegen emits the one ``bar.sync`` a CTA's threads meet at once, under
+    the first thread's marker, so that is where the others' barrier is."""
+    place = {t.name: (t.rank, t.cta) for t in test.threads}
+    bars: dict[str, list[str]] = {}
+    for r in reqs:
+        if r.op_kind == "barrier":
+            bars.setdefault(r.thread, []).append(f"{r.thread}[{r.instr_index}]")
+    return {op: [bars[u][k] for u in bars if u != t and place[u] == place[t] and len(bars[u]) > k]
+            for t, ops in bars.items() for k, op in enumerate(ops)}
 
 
 VANISHED_EXPECTED = "an instruction of its own (the line table attributes none to this op)"

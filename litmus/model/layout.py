@@ -45,8 +45,8 @@ class Layout:
     this order); ``init``: granule -> initial value; ``pieces``: location name (aliases and
     views too) -> its pieces, lowest address first; ``extent``: name -> (physical location,
     byte offset, byte size); ``whole``: the names that are the one granule of their location
-    (their values are kept as they are, unmasked, as before widths existed; every other value
-    is cut into its pieces' widths).
+    (a whole 32-bit one keeps its values as written, signed as without ``bits:``; every other
+    value is cut into its pieces' widths).
     """
 
     granules: tuple[str, ...]
@@ -56,8 +56,11 @@ class Layout:
     whole: frozenset[str]
 
     def values(self, name: str, value: int) -> tuple[int, ...]:
-        """The value each piece of an access to ``name`` writes when it writes ``value``."""
-        if name in self.whole:
+        """The value each piece of an access to ``name`` writes when it writes ``value``: a whole
+        32-bit location keeps it as written (signed, as a location without ``bits:`` holds it);
+        every other access keeps the bits its width holds (a register stored to a byte keeps
+        its low byte, as the hardware does)."""
+        if name in self.whole and self.pieces[name][0].bits == 32:
             return (value,)
         return tuple((value >> p.vbit) & ((1 << p.bits) - 1) for p in self.pieces[name])
 

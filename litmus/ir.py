@@ -86,8 +86,8 @@ class Load:
 
     reg: str
     loc: str
-    sem: str = "weak"
-    scope: str = "sys"
+    sem: Sem = "weak"
+    scope: Scope = "sys"
     volatile: bool = False
     line: int | None = None
     proxy: str = "generic"
@@ -102,8 +102,8 @@ class Store:
 
     loc: str
     value: Operand
-    sem: str = "weak"
-    scope: str = "sys"
+    sem: Sem = "weak"
+    scope: Scope = "sys"
     volatile: bool = False
     line: int | None = None
     proxy: str = "generic"
@@ -119,13 +119,13 @@ class Rmw:
     A ``cas`` whose comparison fails performs only a read (no write event).
     """
 
-    op: str
+    op: RmwOp
     reg: str | None
     loc: str
     value: Operand
     expected: Operand | None = None  # cas only
-    sem: str = "relaxed"
-    scope: str = "sys"
+    sem: Sem = "relaxed"
+    scope: Scope = "sys"
     line: int | None = None
     proxy: str = "generic"
 
@@ -134,8 +134,8 @@ class Rmw:
 class Fence:
     """``fence.<sem>.<scope>``; sem is ``acq_rel`` or ``sc``."""
 
-    sem: str = "sc"
-    scope: str = "sys"
+    sem: Sem = "sc"
+    scope: Scope = "sys"
     line: int | None = None
 
 
@@ -177,8 +177,8 @@ class SpinRead:
     """
 
     kind: Literal["load", "cas"] = "load"
-    sem: str = "relaxed"
-    scope: str = "sys"
+    sem: Sem = "relaxed"
+    scope: Scope = "sys"
     volatile: bool = False
     reset: int | None = None  # cas only
 
@@ -423,7 +423,7 @@ class Expectation:
     ``may_hang``: the model may find an execution in which a spin never exits.
     """
 
-    outcome: str
+    outcome: Expect
     why: str = ""
     may_hang: bool = False
     audit: tuple[AuditExpect, ...] = ()

@@ -52,7 +52,6 @@ def add_options(parser: pytest.Parser) -> None:
 class PluginOptions:
     """Everything the plugin was asked to do in this session."""
 
-    enabled: bool
     paths: tuple[Path, ...]  # existing litmus_paths (absolute)
     backend: str
     iterations: int
@@ -106,7 +105,6 @@ def read_options(config: pytest.Config) -> PluginOptions:
         if value is not None and value <= 0:
             raise pytest.UsageError(f"{name} {value}: give a positive number")
     return PluginOptions(
-        enabled=is_enabled(config),
         paths=tuple(p.resolve() for p in configured if p.exists()),
         backend=backend,
         iterations=int(iterations or 1),

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, StrictBool, StrictInt, StringConstraints, Tag
 
 from litmus.condition import KIND_WORDS
+from litmus.ir import LOCATION_BITS, VECTOR_SIZES
 
 PLACEHOLDER_RE = r"^\{[A-Za-z_][A-Za-z0-9_]*\}$"
 NAME_RE = r"^[A-Za-z_][A-Za-z0-9_]*$"
@@ -34,8 +35,8 @@ RmwSem = Literal["relaxed", "acquire", "release", "acq_rel"]
 FenceSem = Literal["acq_rel", "sc"]
 SpinCmp = Literal["==", "!=", "<", "<=", ">", ">="]
 Outcome = Literal["forbidden", "allowed"]
-Bits = Literal[8, 16, 32, 64]  # litmus.ir.LOCATION_BITS
-VecSize = Literal[2, 4]  # litmus.ir.VECTOR_SIZES
+Bits = Literal[LOCATION_BITS]  # type: ignore[valid-type] - subscripting with the tuple lists its values
+VecSize = Literal[VECTOR_SIZES]  # type: ignore[valid-type]
 
 # Fields that may be placeholdered.
 RegP = Union[Name, Placeholder]

@@ -12,7 +12,7 @@ import datetime as _dt
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 from litmus.bound import rule_of_three
 from litmus.classify import Verdict, classify, enough_evidence, hang_target_memories, shows_target
@@ -26,6 +26,7 @@ from litmus.run.backend import Backend, Row, merge_rows
 from litmus.run.config import RunConfig, Stress, load_stresses
 from litmus.run.schedule import RoundPlan, keeps_filling, keeps_hunting, may_wait
 from litmus.status import ended
+from litmus.report.record import RunRecord
 
 DEFAULT_ITERATIONS = 4
 """Rounds per variant when neither iterations nor a time budget is given."""
@@ -53,7 +54,7 @@ class VariantResult:
     verdict: Verdict | None
     skipped: str | None
     seconds: float
-    record: dict[str, Any] | None
+    record: RunRecord | None
     error: str | None = None  # one line: what failed, when the variant's run raised
 
 
@@ -230,7 +231,7 @@ def run_variant(
 def result_record(
     test: LitmusTest, verdict: Verdict, backend: Backend, config: RunConfig, seconds: float, rounds: int,
     facts: ModelFacts | None = None,
-) -> dict[str, Any]:
+) -> RunRecord:
     """The JSON record of one finished variant (appended to the results file); ``facts``, the
     PTX model's answer the verdict rests on, goes in as ``model``, so that reports need not
     check the model again."""
@@ -283,7 +284,7 @@ def reproduce_command(test: LitmusTest, backend: Backend) -> str:
 
 
 def error_record(test: LitmusTest, backend: Backend, config: RunConfig, exc: BaseException,
-                 seconds: float) -> dict[str, Any]:
+                 seconds: float) -> RunRecord:
     """The JSON record of a variant whose run raised: verdict ``error``, what failed in one line,
     the traceback, and the command that reproduces it alone."""
     import traceback

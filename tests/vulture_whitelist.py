@@ -5,7 +5,8 @@ this file with the code; it is never imported).
 - pytest calls ``runtest``/``reportinfo`` and reads ``user_properties`` of the plugin's items;
 - ``LintResult.assert_clean`` is the ``litmus`` fixture's API for users' tests (docs/pytest-plugin.md);
 - the pydantic fields of ``litmus.spec.documents`` are the YAML keys (``volatile_load:``,
-  ``bar.sync:``, ``~exists:``...), read by pydantic through their aliases.
+  ``bar.sync:``, ``~exists:``...), read by pydantic through their aliases;
+- the keys of ``litmus.report.record.RunRecord`` are JSON keys, written and read as strings.
 """
 
 # ruff: noqa
@@ -23,3 +24,7 @@ retry
 tilde_exists
 not_exists
 forall
+finished_at
+default_instances
+launcher
+start_barrier

@@ -13,9 +13,10 @@ from litmus.classify import VERDICTS
 from litmus.cli.app import friendly, main
 from litmus.errors import LitmusError
 from litmus.report.csv_rows import CSV_COLUMNS, csv_row
+from litmus.report.record import RunRecord
 
 
-def _load_sources(records: Sequence[dict[str, Any]], flag: str) -> list[Any]:
+def _load_sources(records: Sequence[RunRecord], flag: str) -> list[Any]:
     from pathlib import Path
 
     from litmus.spec import load_tests

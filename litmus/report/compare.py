@@ -9,9 +9,10 @@ racy-witnessed, correct), or when a variant only B holds is a VIOLATION. A rate 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from litmus.report.rates import rate_cell, rate_interval, verdict_rank
+from litmus.report.record import RunRecord
 
 KINDS = ("worse", "better", "rate", "only-a", "only-b", "same")
 
@@ -21,8 +22,8 @@ class Change:
     """One variant in A and/or B."""
 
     id: str
-    a: Mapping[str, Any] | None
-    b: Mapping[str, Any] | None
+    a: RunRecord | None
+    b: RunRecord | None
 
     @property
     def verdict_a(self) -> str | None:
@@ -69,7 +70,7 @@ class Change:
         return "rate" if self.rate_move else "same"
 
     def as_dict(self) -> dict[str, Any]:
-        def side(r: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        def side(r: RunRecord | None) -> dict[str, Any] | None:
             if r is None:
                 return None
             iv = rate_interval(r)
@@ -81,7 +82,7 @@ class Change:
                 "a": side(self.a), "b": side(self.b)}
 
 
-def compare_records(a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]]) -> list[Change]:
+def compare_records(a: Sequence[RunRecord], b: Sequence[RunRecord]) -> list[Change]:
     """Every variant of A in A's order, then those only B holds; a later record of an id wins."""
     by_a = {str(r.get("id")): r for r in a}
     by_b = {str(r.get("id")): r for r in b}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from litmus.report.record import RunRecord
+
 
 
 CSV_COLUMNS = ("id", "test", "variant", "source", "expect", "verdict", "instances", "completed", "target_count",
@@ -12,7 +14,7 @@ CSV_COLUMNS = ("id", "test", "variant", "source", "expect", "verdict", "instance
                "backend", "device", "triton")
 
 
-def csv_row(r: dict[str, Any]) -> dict[str, Any]:
+def csv_row(r: RunRecord) -> dict[str, Any]:
     from litmus.report.rates import completed, rate_interval
 
     iv = rate_interval(r)

@@ -18,6 +18,7 @@ from litmus.codegen.targets import AUDIT_TARGETS
 from litmus.report.rates import (
     LABEL_COLOURS, VERDICT_ORDER, completed, rate_cell, rate_interval,
 )
+from litmus.report.record import RunRecord
 
 CONFIG_FLAGS = (("time_budget", "--time-budget"), ("iterations", "--iterations"), ("instances", "--instances"),
                 ("seed", "--seed"), ("stop_bound", "--until-bound"))
@@ -36,7 +37,7 @@ def anchor(test_id: str) -> str:
 class Context:
     """What the page shows besides the records: model, audit and mutation score, when known."""
 
-    records: list[dict[str, Any]]
+    records: list[RunRecord]
     title: str
     source: str = ""
     tests: dict[str, Any] = field(default_factory=dict)  # id -> LitmusTest (pattern files present)
@@ -47,7 +48,7 @@ class Context:
     notes: list[str] = field(default_factory=list)
 
 
-def build_context(records: Sequence[dict[str, Any]], title: str, source: str = "", audit: bool = False,
+def build_context(records: Sequence[RunRecord], title: str, source: str = "", audit: bool = False,
                   audit_records: Sequence[Mapping[str, Any]] | None = None, jobs: int | None = None) -> Context:
     """Load the pattern files the records name (when present here), take each variant's model
     answer from its record (checking the PTX model only for a record that keeps none), score the
@@ -203,7 +204,7 @@ def _num(x: Any) -> str:
     return f"{x:,}" if isinstance(x, int) else ("-" if x is None else esc(x))
 
 
-def _distinct(records: Sequence[Mapping[str, Any]], key: str) -> list[str]:
+def _distinct(records: Sequence[RunRecord], key: str) -> list[str]:
     seen: list[str] = []
     for r in records:
         v = r.get(key)
@@ -212,7 +213,7 @@ def _distinct(records: Sequence[Mapping[str, Any]], key: str) -> list[str]:
     return seen
 
 
-def command_text(records: Sequence[Mapping[str, Any]]) -> tuple[str, bool]:
+def command_text(records: Sequence[RunRecord]) -> tuple[str, bool]:
     """The exact command, when the records carry one (``command``); otherwise the ``litmus run``
     command that the recorded configuration stands for. Returns (text, exact)."""
     cmds = _distinct(records, "command")
@@ -241,7 +242,7 @@ def command_text(records: Sequence[Mapping[str, Any]]) -> tuple[str, bool]:
     return " ".join(parts), False
 
 
-def machine_html(records: Sequence[Mapping[str, Any]]) -> str:
+def machine_html(records: Sequence[RunRecord]) -> str:
     keys = ("backend", "device", "arch", "world_size", "placement", "launcher", "torch", "triton")
     rows = []
     for k in keys:
@@ -262,15 +263,15 @@ def machine_html(records: Sequence[Mapping[str, Any]]) -> str:
             f"<div class=muted>{esc(label)}</div><pre class=cmd>{esc(cmd)}</pre>")
 
 
-def verdict_summary_html(records: Sequence[Mapping[str, Any]]) -> str:
+def verdict_summary_html(records: Sequence[RunRecord]) -> str:
     counts = Counter(str(r.get("verdict")) for r in records)
     order = [v for v in VERDICT_ORDER if v in counts] + sorted(set(counts) - set(VERDICT_ORDER))
     return '<p class="legend">' + " ".join(f"{badge(v)} {counts[v]}" for v in order) + "</p>"
 
 
-def matrix_html(records: Sequence[Mapping[str, Any]]) -> str:
+def matrix_html(records: Sequence[RunRecord]) -> str:
     """One row per pattern; one coloured cell per variant, linking to its row in the table."""
-    by_pattern: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    by_pattern: dict[str, list[RunRecord]] = defaultdict(list)
     for r in records:
         by_pattern[str(r.get("test"))].append(r)
     rows = []
@@ -323,7 +324,7 @@ def audit_cell_html(ctx: Context, test_id: str, target: str) -> tuple[str, str]:
     return body, status
 
 
-def histogram_html(r: Mapping[str, Any]) -> str:
+def histogram_html(r: RunRecord) -> str:
     bins = sorted(r.get("histogram") or [], key=lambda b: -int(b.get("count", 0)))
     if not bins:
         return '<span class=muted>-</span>'
@@ -406,15 +407,15 @@ def mutation_html(score: Any) -> str:
     return f"<table class=kv>{''.join(lines)}</table>{unseen}"
 
 
-def cost_html(records: Sequence[Mapping[str, Any]]) -> str:
+def cost_html(records: Sequence[RunRecord]) -> str:
     """Per pattern: variants, rounds, instances, seconds and instances per second."""
-    groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    groups: dict[str, list[RunRecord]] = defaultdict(list)
     for r in records:
         groups[str(r.get("test"))].append(r)
     if not any(r.get("seconds") for r in records):
         return ""
 
-    def row(name: str, rs: Sequence[Mapping[str, Any]], bold: bool = False) -> str:
+    def row(name: str, rs: Sequence[RunRecord], bold: bool = False) -> str:
         secs = sum(float(r.get("seconds") or 0) for r in rs)
         inst = sum(int(r.get("instances") or 0) for r in rs)
         rounds = sum(int(r.get("rounds") or 0) for r in rs)
@@ -484,8 +485,8 @@ def render_page(ctx: Context) -> str:
 
 
 
-def render_compare(changes: Sequence[Any], a_name: str, b_name: str, a_records: Sequence[Mapping[str, Any]],
-                   b_records: Sequence[Mapping[str, Any]]) -> str:
+def render_compare(changes: Sequence[Any], a_name: str, b_name: str, a_records: Sequence[RunRecord],
+                   b_records: Sequence[RunRecord]) -> str:
     """The page of two results files compared (:mod:`litmus.report.compare`)."""
     from litmus.report import plots
     from litmus.report.compare import change_label, counts_line

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from litmus.errors import LitmusError
+from litmus.report.record import RunRecord
 
 
-def append_record(path: Path, record: dict[str, Any]) -> None:
+def append_record(path: Path, record: RunRecord) -> None:
     """Append one record as a line and make it durable before returning.
 
     A run killed at any moment keeps every record appended before it.
@@ -23,7 +24,7 @@ def append_record(path: Path, record: dict[str, Any]) -> None:
         os.fsync(fh.fileno())
 
 
-def read_records(path: Path) -> Iterator[dict[str, Any]]:
+def read_records(path: Path) -> Iterator[RunRecord]:
     """The records of a results file; a torn last line (a killed writer) is skipped."""
     for _, record in numbered_records(path):
         yield record
@@ -58,7 +59,7 @@ def _kind_hint(record: Any) -> str:
     return "give `litmus report` the JSONL that `litmus run --jsonl` wrote"
 
 
-def read_results(path: Path) -> list[dict[str, Any]]:
+def read_results(path: Path) -> list[RunRecord]:
     """The run records (one per variant, as ``litmus run --jsonl`` writes them) of ``path``.
 
     A missing file, or a line that is JSON but not a run record, is an error naming the file, the
@@ -75,11 +76,11 @@ def read_results(path: Path) -> list[dict[str, Any]]:
     return superseded_errors_dropped(records)
 
 
-def _key(record: dict[str, Any]) -> tuple[Any, Any, Any]:
+def _key(record: RunRecord) -> tuple[Any, Any, Any]:
     return record.get("source"), record.get("id"), record.get("backend")
 
 
-def superseded_errors_dropped(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def superseded_errors_dropped(records: list[RunRecord]) -> list[RunRecord]:
     """``records`` less each ``error`` record of a variant that a later record of the same
     backend ran again (``litmus run --resume`` retries errors)."""
     last = {_key(r): k for k, r in enumerate(records)}

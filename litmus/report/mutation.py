@@ -21,11 +21,12 @@ from typing import Any, Iterable, Mapping
 from litmus.ir import LitmusTest
 from litmus.model.facts import ModelFacts, model_facts
 from litmus.report.rates import ended
+from litmus.report.record import RunRecord
 
 WITNESSED = ("racy-witnessed", "VIOLATION")
 
 
-def record_facts(record: Mapping[str, Any] | None) -> ModelFacts | None:
+def record_facts(record: RunRecord | None) -> ModelFacts | None:
     """The model's answer a run record kept (its ``model`` field), or None: an error record, or
     one written before records kept it."""
     kept = (record or {}).get("model")
@@ -87,7 +88,7 @@ class MutationScore:
         }
 
 
-def _unseen_reason(record: Mapping[str, Any] | None, multi_gpu: bool, one_gpu_run: bool) -> tuple[str, str]:
+def _unseen_reason(record: RunRecord | None, multi_gpu: bool, one_gpu_run: bool) -> tuple[str, str]:
     if record is None:
         return "skipped", "not in the results (skipped or not run)"
     verdict = str(record.get("verdict"))
@@ -102,7 +103,7 @@ def _unseen_reason(record: Mapping[str, Any] | None, multi_gpu: bool, one_gpu_ru
     return verdict, why
 
 
-def mutation_score(tests: Iterable[LitmusTest], records: Iterable[Mapping[str, Any]],
+def mutation_score(tests: Iterable[LitmusTest], records: Iterable[RunRecord],
                    facts: Mapping[str, ModelFacts] | None = None) -> MutationScore:
     """The mutation score of ``records`` (a run's JSONL records) over ``tests`` (the variants
     it was asked to run).  What the PTX model says of each comes from ``facts``, else from its

@@ -12,6 +12,7 @@ import re
 from typing import Any, Callable, Mapping, Sequence
 
 from litmus.report.rates import LABEL_COLOURS, VERDICT_COLOURS, rate_interval
+from litmus.report.record import RunRecord
 
 RC = {
     "svg.fonttype": "none",
@@ -46,7 +47,7 @@ def _legend_handles(labels: Mapping[str, str]) -> list[Any]:
     return [Patch(color=c, label=k) for k, c in labels.items()]
 
 
-def rates_svg(records: Sequence[Mapping[str, Any]]) -> str:
+def rates_svg(records: Sequence[RunRecord]) -> str:
     """One row per record: the target outcome's rate with its Wilson 95 % interval when seen,
     its 95 % upper bound 3/N (a left-pointing triangle) when not, on a log axis."""
     rows = [(r, iv) for r in records if (iv := rate_interval(r)) is not None]
@@ -76,7 +77,7 @@ def rates_svg(records: Sequence[Mapping[str, Any]]) -> str:
     return _svg(draw, 9.0, max(2.0, 0.13 * len(rows) + 1.0))
 
 
-def first_witness_svg(records: Sequence[Mapping[str, Any]]) -> str:
+def first_witness_svg(records: Sequence[RunRecord]) -> str:
     """Seconds from the start of a variant's run to its first sighting of the target outcome."""
     rows = [r for r in records if isinstance(r.get("seconds_to_first"), (int, float)) and r.get("target_count")]
     if not rows:
@@ -102,7 +103,7 @@ def state_text(state: Mapping[str, Any]) -> str:
     return " ".join(f"{k}={v}" for k, v in state.items())
 
 
-def histograms_svg(records: Sequence[Mapping[str, Any]]) -> tuple[str, int]:
+def histograms_svg(records: Sequence[RunRecord]) -> tuple[str, int]:
     """Outcome histograms, one panel per record that saw its target (or a forbidden outcome),
     the most frequent first; at most :data:`MAX_HISTOGRAMS` panels. Returns the SVG and how
     many records qualified."""
@@ -143,7 +144,7 @@ def histograms_svg(records: Sequence[Mapping[str, Any]]) -> tuple[str, int]:
     return _svg(draw, 10.0, 1.2 * nrows + 0.6), len(rows)
 
 
-def compare_svg(pairs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]], a_name: str, b_name: str) -> str:
+def compare_svg(pairs: Sequence[tuple[str, RunRecord, RunRecord]], a_name: str, b_name: str) -> str:
     """Rate in run A against rate in run B (log-log), one point per variant in both; unseen
     rates are drawn at their 95 % bound with an open marker."""
     pts = []

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
 
 from litmus.bound import rule_of_three
+from litmus.report.record import RunRecord
 
 Z95 = 1.959963984540054
 
@@ -32,7 +32,7 @@ def verdict_rank(verdict: str | None) -> int:
         return 1
 
 
-def completed(r: Mapping[str, Any]) -> int:
+def completed(r: RunRecord) -> int:
     """Instances that completed (records without ``completed``: instances less timeouts and hangs,
     as :attr:`litmus.classify.Verdict.completed` counts them)."""
     if r.get("completed") is not None:
@@ -41,13 +41,13 @@ def completed(r: Mapping[str, Any]) -> int:
     return max(0, int(r.get("instances") or 0) - int(counts.get("timeout", 0)) - int(counts.get("hang", 0)))
 
 
-def ended(r: Mapping[str, Any]) -> int:
+def ended(r: RunRecord) -> int:
     """Instances that are evidence of absence: completed, or provably hung (``counts["hang"]``;
     litmus.classify)."""
     return completed(r) + int((r.get("counts") or {}).get("hang", 0))
 
 
-def timed_out_witnesses(r: Mapping[str, Any]) -> int:
+def timed_out_witnesses(r: RunRecord) -> int:
     """Hang witnesses that timed out rather than provably hung (records without ``hung_witnesses``
     made before hangs were proven: all of them)."""
     return int(r.get("hang_witnesses") or 0) - int(r.get("hung_witnesses") or 0)
@@ -64,7 +64,7 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def rate_interval(r: Mapping[str, Any]) -> tuple[float, float, float] | None:
+def rate_interval(r: RunRecord) -> tuple[float, float, float] | None:
     """(rate, low, high) of the target outcome at 95 %: Wilson when seen, (0, 0, 3/N) when not
     (the rule of three, as the record's ``bound_95``); None without ended instances.
 
@@ -84,7 +84,7 @@ def rate_interval(r: Mapping[str, Any]) -> tuple[float, float, float] | None:
     return k / n, low, high
 
 
-def rate_cell(r: Mapping[str, Any]) -> str:
+def rate_cell(r: RunRecord) -> str:
     """``0.0159 [0.0158, 0.016]`` when seen, ``< 2.9e-09`` when not, ``-`` without instances."""
     iv = rate_interval(r)
     if iv is None:

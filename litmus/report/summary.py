@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable
+from typing import Iterable
+
+from litmus.report.record import RunRecord
 
 
-def rate_text(r: dict[str, Any]) -> str:
+def rate_text(r: RunRecord) -> str:
     """The observed rate of the target outcome, or ``< bound`` (3/N) when it was not seen."""
     if r.get("target_count"):
         return f"{r['rate']:.3g}"
     return f"< {r['bound_95']:.2g}" if r.get("bound_95") is not None else "-"
 
 
-def _first(r: dict[str, Any]) -> str:
+def _first(r: RunRecord) -> str:
     s = r.get("seconds_to_first")
     return f"{s:.2f}" if isinstance(s, (int, float)) else "-"
 
 
-def markdown_table(records: Iterable[dict[str, Any]]) -> str:
+def markdown_table(records: Iterable[RunRecord]) -> str:
     """One Markdown row per record: pattern, variant, expectation, verdict, counts, rate."""
     lines = [
         "| pattern | variant | expect | verdict | instances | target seen | weak | forbidden | timeout | hung | rate (or 95 % bound) | s to first |",
@@ -35,12 +37,12 @@ def markdown_table(records: Iterable[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def verdict_counts(records: Iterable[dict[str, Any]]) -> Counter[str]:
+def verdict_counts(records: Iterable[RunRecord]) -> Counter[str]:
     """How many records carry each verdict."""
     return Counter(r["verdict"] for r in records)
 
 
-def machine_line(records: list[dict[str, Any]]) -> str:
+def machine_line(records: list[RunRecord]) -> str:
     """Backend, device and versions of the first record (they are the same for one run)."""
     if not records:
         return "no records"

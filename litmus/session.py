@@ -85,7 +85,8 @@ def run_config(
     stop_bound: float | None = None,
 ) -> RunConfig:
     """The run configuration for ``backend``: a time budget overrides iterations (else
-    ``iterations`` or ``default_iterations`` rounds); instances default to the backend's own;
+    ``iterations`` rounds; with neither, the backend's ``default_time_budget`` when it has one,
+    else ``default_iterations`` rounds); instances default to the backend's own;
     ``stress`` is a preset name, a JSON file (one environment or a rotation), a :class:`Stress`
     or several (a rotation: round ``k`` runs the ``k``-th modulo their number); ``stop_bound``
     ends a variant early once its evidence is in (see :func:`run_variant`)."""
@@ -94,6 +95,8 @@ def run_config(
         raise LitmusError("run_config: stress is an empty rotation; give at least one environment")
     if instances is None:
         instances = int(backend.describe().get("default_instances", 1 << 16))
+    if iterations is None and time_budget is None:
+        time_budget = getattr(backend, "default_time_budget", None)
     return RunConfig(
         iterations=None if time_budget is not None else (iterations or default_iterations),
         time_budget=time_budget,

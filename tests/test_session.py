@@ -461,3 +461,16 @@ def test_a_record_keeps_the_model_answer_its_verdict_rests_on(tmp_path: Path) ->
     kept = ModelFacts.from_dict(rec["model"])
     assert kept == model_facts(SB, check(SB, ptx_model_for(SB)))
     assert kept.target_reachable and kept.keys == ("P0:r0", "P1:r1")
+
+
+def test_a_backend_with_a_default_time_budget_gets_it_unless_told_otherwise() -> None:
+    """The CPU backends run each variant for a time budget (their rounds cost very different times
+    by the variant's shape); iterations or a budget given explicitly win."""
+    class Budgeted(Scripted):
+        default_time_budget = 0.3
+
+    backend = Budgeted()
+    assert (run_config(backend).time_budget, run_config(backend).iterations) == (0.3, None)
+    assert (run_config(backend, iterations=2).time_budget, run_config(backend, iterations=2).iterations) == (None, 2)
+    assert run_config(backend, time_budget=1.5).time_budget == 1.5
+    assert run_config(Scripted()).time_budget is None

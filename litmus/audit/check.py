@@ -508,7 +508,8 @@ def audit(test: LitmusTest, target: str) -> AuditResult:
     except ImportError as exc:
         return result("unsupported", reason=f"litmus.codegen is not available: {exc}")
     try:
-        compiled = compile_variant(test, codegen_target, audited_kernel(codegen_target.split(":", 1)[0]))
+        compiled = compile_variant(test, codegen_target, audited_kernel(codegen_target.split(":", 1)[0]),
+                                   sass=kind == "sass")
     except (UnsupportedError, LitmusError) as exc:  # no Triton form, or the compiler failed on it
         return result("unsupported", reason=str(exc))
     text = compiled_text(compiled, kind)

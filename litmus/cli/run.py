@@ -10,7 +10,7 @@ import click
 
 from litmus.cli.app import Interrupt, check_interrupt, exit_interrupted, friendly, main
 from litmus.errors import LitmusError
-from litmus.run.config import PRESETS
+from litmus.run.config import INTERPRETER_INSTANCES, INTERPRETER_TIME_BUDGET, PRESETS
 from litmus.run.registry import backend_names
 from litmus.run.schedule import FILL_STRETCH, HUNT_STRETCH
 
@@ -43,11 +43,14 @@ def _default_out(backend: str) -> str:
                    "rank. cuda: one GPU, ranks played by groups of CTAs. ranks: one process per GPU "
                    "(torch.distributed + symmetric memory; gloo + interpreter without GPUs).")
 @click.option("--iterations", "-n", type=click.IntRange(min=1), default=None,
-              help="Rounds (launches) per variant. Default 4 unless --time-budget is given.")
+              help=f"Rounds (launches) per variant. Default: 4 on GPUs; on the CPU (cpu, ranks on the CPU) a "
+                   f"time budget of {INTERPRETER_TIME_BUDGET} s per variant instead, since an interpreted spin's "
+                   "round costs a hundred times a straight one's.")
 @click.option("--time-budget", "-t", type=click.FloatRange(min=0.0, min_open=True), default=None,
               help="Seconds per variant (overrides --iterations).")
 @click.option("--instances", type=click.IntRange(min=1), default=None,
-              help="Instances per round. Default: the backend's own: 16384 on cpu, 1048576 on cuda, 65536 on ranks.")
+              help=f"Instances per round. Default: the backend's own: {INTERPRETER_INSTANCES} on cpu and on ranks "
+                   "on the CPU, 1048576 on cuda, 65536 on ranks on GPUs.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of every PRNG (instance shuffling, stress): a run is reproducible from it.")
 @click.option("--until-bound", "stop_bound", type=click.FloatRange(min=0.0, min_open=True), default=None,

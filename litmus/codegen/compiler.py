@@ -95,27 +95,31 @@ def compile_jit(fn: Any, signature: Mapping[str, str], target: Target, constexpr
     return asm
 
 
-def compile_kernel(fn: object, target: Target, block: int, num_warps: int = 4) -> dict[str, str]:
-    """Text artifacts of one generated kernel (:data:`KERNEL_SIGNATURE`) compiled for ``target``."""
-    return compile_jit(fn, KERNEL_SIGNATURE, target, {"BLOCK": block}, num_warps)
+def compile_kernel(fn: object, target: Target, block: int, num_warps: int = 4, sass: bool = False) -> dict[str, str]:
+    """Text artifacts of one generated kernel (:data:`KERNEL_SIGNATURE`) compiled for ``target``
+    (with ``sass``, the SASS too: see :func:`compile_jit`)."""
+    return compile_jit(fn, KERNEL_SIGNATURE, target, {"BLOCK": block}, num_warps, sass=sass)
 
 
-def _cache_file(source: KernelSource, target: Target, version: str, num_warps: int) -> Path:
-    return cache_root() / "compiled" / f"{source.digest[:32]}-{target.backend}-{target.arch}-w{num_warps}-triton{version}-{ARTIFACTS_VERSION}.json"
+def _cache_file(source: KernelSource, target: Target, version: str, num_warps: int, sass: bool) -> Path:
+    extra = "-sass" if sass else ""
+    return cache_root() / "compiled" / f"{source.digest[:32]}-{target.backend}-{target.arch}-w{num_warps}{extra}-triton{version}-{ARTIFACTS_VERSION}.json"
 
 
 def compile_variant(test: LitmusTest, target: str, options: CodegenOptions | None = None,
-                    num_warps: int = 4) -> Compiled:
-    """Generate ``test``'s kernels for ``target`` (``cuda:90``, ``hip:gfx942``) and compile them.
+                    num_warps: int = 4, sass: bool = False) -> Compiled:
+    """Generate ``test``'s kernels for ``target`` (``cuda:90``, ``hip:gfx942``) and compile them;
+    with ``sass`` (cuda), the SASS too: a disassembly that costs about as much as the compile,
+    so only what reads SASS asks for it.
 
-    Results are cached by (source hash, target, triton version) under ``$LITMUS_CACHE``.
+    Results are cached by (source hash, target, triton version, SASS or not) under ``$LITMUS_CACHE``.
     """
     import triton
 
     tgt = parse_target(target)
     options = (options or CodegenOptions()).with_backend(tgt.backend)
     source = generate(test, options)
-    path = _cache_file(source, tgt, triton.__version__, num_warps)
+    path = _cache_file(source, tgt, triton.__version__, num_warps, sass)
     if path.exists():
         data = json.loads(path.read_text())
         kernels = tuple(CompiledKernel(k["name"], k["asm"]) for k in data["kernels"])
@@ -124,7 +128,7 @@ def compile_variant(test: LitmusTest, target: str, options: CodegenOptions | Non
     kernels = []
     for name in source.kernel_names:
         try:
-            asm = compile_kernel(getattr(module, name), tgt, options.block, num_warps)
+            asm = compile_kernel(getattr(module, name), tgt, options.block, num_warps, sass=sass)
         except Exception as exc:  # triton raises CompilationError/RuntimeError with the MLIR dump
             raise LitmusError(f"{test.source_file or '<test>'}: {test.id}: triton {triton.__version__} could "
                               f"not compile kernel {name} for {tgt}: {_first_error(exc)} "

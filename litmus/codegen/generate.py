@@ -63,7 +63,7 @@ def _generate(test: LitmusTest, options: CodegenOptions) -> KernelSource:
     features = options.resolved_features()
     layout = build_layout(test, options)
     emitter = Emitter(test_id=test.id, source_file=test.source_file, backend=options.backend,
-                      features=features, spin_bound=options.spin_bound)
+                      features=features, spin_bound=options.spin_bound, quick_hangs=options.quick_hangs)
     if options.mode == "parallel":
         kernels = [parallel_kernel_text(test, layout, k, emitter, options) for k in layout.kernels]
     else:

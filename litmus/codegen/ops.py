@@ -27,6 +27,13 @@ It ends instances no proof can: a lane whose spin exited waits for the other lan
 program, so two programs can each hold a lane the other's instance waits for, and without it
 such an instance runs to the spin's bound (100,000 reads)."""
 
+QUICK_QUIET = (1, 2, 8)
+"""``(check, grace, stall)`` in place of :data:`QUIET_CHECK`, :data:`QUIET_GRACE` and
+:data:`QUIET_STALL` with ``CodegenOptions.quick_hangs`` (the cpu backend, where one read of a
+spin is one pass of Python over every lane, milliseconds rather than nanoseconds): a check every
+read, and a grace and stall of a few reads, end a certain hang in a few passes instead of the
+spin's whole bound."""
+
 QUIET_ROUNDS = 2
 """Checks in a row that must find every thread of the instance finished or waiting before a
 spin tries to prove the hang: the reads in between (at least :data:`QUIET_CHECK`) are still a
@@ -106,8 +113,14 @@ class Emitter:
     backend: str
     features: Features
     spin_bound: int | None
+    quick_hangs: bool = False  # CodegenOptions.quick_hangs
     fallbacks: list[str] = field(default_factory=list)
     _counter: int = 0
+
+    @property
+    def quiet_timing(self) -> tuple[int, int, int]:
+        """``(check, grace, stall)`` of quiescent spins (:data:`QUICK_QUIET` with ``quick_hangs``)."""
+        return QUICK_QUIET if self.quick_hangs else (QUIET_CHECK, QUIET_GRACE, QUIET_STALL)
 
     # ------------------------------------------------------------------ helpers
 
@@ -401,14 +414,15 @@ class Emitter:
         hung = self._fresh("spin_hung") if quiet and ctx.quiet_proof else None
         gave = self._fresh("spin_gave") if quiet and not ctx.quiet_proof else None
         stale, seen = (self._fresh("spin_stale"), self._fresh("spin_seen")) if quiet else ("", "")
-        stalled = f"({stale} >= {QUIET_STALL})"
+        check_every, grace, stall = self.quiet_timing
+        stalled = f"({stale} >= {stall})"
         settled = (f"{done} | {hung} | {stalled}" if hung else
-                   f"{done} | ({gave} > {QUIET_GRACE}) | {stalled}" if gave else done)
+                   f"{done} | ({gave} > {grace}) | {stalled}" if gave else done)
         lines = [f"# spin until {spin_exit_text(ins)} ({rd.kind} read{tag}, at most {bound} reads; "
                  f"timeout -> status bit {bit})"
                  + ("; ends early, status HUNG_BIT, once every thread of the instance is provably stuck" if hung else "")
-                 + (f"; gives up {QUIET_GRACE} reads after every other thread of the instance finished" if gave else "")
-                 + (f"; gives up after {QUIET_STALL} checks in a row that saw nothing of the instance change"
+                 + (f"; gives up {grace} reads after every other thread of the instance finished" if gave else "")
+                 + (f"; gives up after {stall} checks in a row that saw nothing of the instance change"
                     if quiet else ""),
                  f"{done} = {'(' + ctx.mask + ') == 0' if ctx.mask else ctx.zero + ' != 0'}",
                  f"{val} = {ctx.zero if dtype == 'int32' else ctx.zero + '.to(tl.' + dtype + ')'}",
@@ -516,7 +530,7 @@ class Emitter:
         inner += [f"{gave} = tl.where({alone}, 1, {gave})  {h}",
                   f"{stale} = tl.where({still} & ({key} == {seen}), {stale} + 1, 0)  {h}",
                   f"{seen} = {key}  {h}"]
-        return ([f"if {it} % {QUIET_CHECK} == 0:  {h}: has every other thread of the instance finished, or stalled?"]
+        return ([f"if {it} % {self.quiet_timing[0]} == 0:  {h}: has every other thread of the instance finished, or stalled?"]
                 + ["    " + line for line in inner]
                 + [f"{gave} = tl.where({gave} > 0, {gave} + 1, {gave})  {h}"])
 
@@ -588,7 +602,7 @@ class Emitter:
             f"{h}: proven: tell the other threads",
             f"{hung} = {hung} | {check}  {h}",
         ]
-        return [f"if {it} % {QUIET_CHECK} == 0:  {h}: is every thread of the instance waiting or finished?"] + [
+        return [f"if {it} % {self.quiet_timing[0]} == 0:  {h}: is every thread of the instance waiting or finished?"] + [
             "    " + line for line in inner]
 
 

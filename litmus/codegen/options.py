@@ -56,6 +56,11 @@ class CodegenOptions:
     spins prove the hang (status ``HUNG_BIT``), a hunting variant's give up once every other
     thread of the instance has finished (their timeout bit); either gives up after
     ``QUIET_STALL`` checks that saw nothing of the instance change (a timeout).
+    ``quick_hangs``: with ``quiesce``, end a certain hang in as few reads as possible: every
+    variant proves its hangs (a proven hang is an ended instance) and a spin checks at every
+    read (``litmus.codegen.ops.QUICK_QUIET``).  For the cpu backend, where one read of a spin is
+    a pass of Python over every lane; on a GPU the fences of a proof change what a hunting
+    variant shows, and a check every read slows every spin.
     """
 
     backend: str = "cuda"
@@ -67,6 +72,7 @@ class CodegenOptions:
     features: Features | None = field(default=None)
     harness: bool = False
     quiesce: bool = False
+    quick_hangs: bool = False
 
     def __post_init__(self) -> None:
         for name, value, allowed in (

@@ -51,6 +51,9 @@ class Backend(Protocol):
     # Optional: ``recover(self) -> None``, called by the session after a variant's run raised:
     # make the backend usable for the next variant (restart workers, drop buffers), or raise
     # when this process cannot go on (a poisoned CUDA context).
+    # Optional: ``default_time_budget: float``, the seconds per variant a run gets when it names
+    # neither iterations nor a budget (a backend whose rounds cost very different times by the
+    # variant's shape: a spin under the interpreter costs a hundred times a straight line).
 
 
 def merge_rows(rows: Sequence[Row]) -> list[Row]:

@@ -10,6 +10,18 @@ from typing import Any
 from litmus.errors import LitmusError
 
 
+INTERPRETER_INSTANCES = 1 << 12
+"""Instances per round on the Triton interpreter (the cpu backend, ranks on the CPU) unless told:
+the largest round, a variant's first (which also loads its kernels) included, that a spin under
+the interpreter runs in well under a second."""
+
+INTERPRETER_TIME_BUDGET = 0.3
+"""Seconds per variant, after its first round, on the Triton interpreter unless told: a
+straight-line variant runs many rounds of :data:`INTERPRETER_INSTANCES` in it, a spinning one a
+few smaller ones (``litmus.run.schedule.RoundPlan``), so every variant costs about the same and
+the whole catalog runs in minutes on two cores."""
+
+
 @dataclass(frozen=True)
 class Stress:
     """Stress parameters in the manner of GPUHarbor / MC Mutants.

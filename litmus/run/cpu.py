@@ -38,11 +38,12 @@ from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.run.backend import Round, Row
 from litmus.run.buffers import HeapPlan, count_rows, heap_plan, init_strided
-from litmus.run.config import RunConfig, validate_stress
+from litmus.run.config import INTERPRETER_INSTANCES, INTERPRETER_TIME_BUDGET, RunConfig, validate_stress
 from litmus.run.stress import instance_count, round_permutations, round_seed
 
 _POLL_SLICE = 0.25  # seconds between liveness checks while waiting for a reply
-DEFAULT_INSTANCES = 1 << 14  # instances per round the CLI uses unless told (interpreter rounds stay short)
+DEFAULT_INSTANCES = INTERPRETER_INSTANCES  # instances per round unless told
+DEFAULT_TIME_BUDGET = INTERPRETER_TIME_BUDGET  # seconds per variant unless told
 
 NOTE = (
     "cpu backend: the generated kernels run under the Triton interpreter on this machine's CPU, "
@@ -390,6 +391,7 @@ class CpuBackend:
     """
 
     name = "cpu"
+    default_time_budget = DEFAULT_TIME_BUDGET
 
     def __init__(self, workers: int = 2, max_workers: int = 16, spin_bound: int = 256,
                  start_timeout: float = 180.0, round_timeout: float = 300.0, start: bool = False) -> None:
@@ -503,7 +505,7 @@ class CpuBackend:
 
     def _options(self, block: int, spin_bound: int, features: Features | None = None) -> CodegenOptions:
         return CodegenOptions(backend="interpreter", mode="rank", block=block, addressing="loc_major",
-                              spin_bound=spin_bound, features=features, quiesce=True)
+                              spin_bound=spin_bound, features=features, quiesce=True, quick_hangs=True)
 
     def _prepare(self, test: LitmusTest, config: RunConfig) -> _Setup:
         """Set the workers up for ``test`` (kernels loaded, shared buffers handed out), once per variant."""

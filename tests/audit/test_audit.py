@@ -38,7 +38,7 @@ class _FakeCompiled:
 
 def test_a_miscompiled_variant_is_a_finding(monkeypatch: pytest.MonkeyPatch) -> None:
     relaxed = text("rmw", "ptx", OP="cas", SEM="relaxed", SCOPE="sys")
-    monkeypatch.setattr(litmus.codegen, "compile_variant", lambda test, target, options=None: _FakeCompiled(relaxed))
+    monkeypatch.setattr(litmus.codegen, "compile_variant", lambda test, target, options=None, sass=False: _FakeCompiled(relaxed))
     test = LitmusTest("CAS", "rel", (Location("flag"),),
                       (Thread("P0", 0, 0, (Rmw("cas", "r0", "flag", Const(1), Const(0), "release", "sys"),)),),
                       Condition("exists", TrueProp()))
@@ -51,7 +51,7 @@ def test_a_miscompiled_variant_is_a_finding(monkeypatch: pytest.MonkeyPatch) -> 
 def test_unsupported_when_codegen_refuses_or_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     test = _mp_release_acquire_sys()
 
-    def refuse(test, target, options=None):
+    def refuse(test, target, options=None, sass=False):
         raise UnsupportedError("bar.arrive cannot be compiled to Triton")
 
     monkeypatch.setattr(litmus.codegen, "compile_variant", refuse)

@@ -51,10 +51,20 @@ def test_mislabelled_variant_is_a_violation(cpu_backend):
     assert v.target_count == v.instances == 512 and v.observation == "Always"
 
 
-def test_timeouts_are_reported_not_hung(cpu_backend):
+def test_a_spin_nothing_answers_is_proven_hung_and_without_may_hang_times_out(cpu_backend):
+    """A variant that declares may_hang proves its hang (status HUNG, an ended instance); one that
+    does not declare it has no quiescence harness, and its spin runs to the bound (TIMED_OUT)."""
+    from dataclasses import replace
+
+    from litmus.ir import Expectation
+    from litmus.status import HUNG, TIMED_OUT
+
     r = cpu_backend.run_round(irs.spin_never(), RunConfig(instances=64, spin_bound=5), 0)
     assert r.instances == 64
-    assert [(late, n) for _, late, n in r.rows] == [(True, 64)]
+    assert [(int(status), n) for _, status, n in r.rows] == [(HUNG, 64)]
+    undeclared = replace(irs.spin_never(), expect=Expectation("forbidden", "", may_hang=False))
+    r = cpu_backend.run_round(undeclared, RunConfig(instances=64, spin_bound=5), 0)
+    assert [(int(status), n) for _, status, n in r.rows] == [(TIMED_OUT, 64)]
 
 
 def test_resume_skips_finished_variants(cpu_backend, tmp_path):

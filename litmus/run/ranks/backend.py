@@ -26,7 +26,7 @@ from typing import Any, Sequence
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.run.backend import Round
-from litmus.run.config import RunConfig
+from litmus.run.config import INTERPRETER_INSTANCES, INTERPRETER_TIME_BUDGET, RunConfig
 from litmus.run.ranks.env import MULTICAST_OFF, TorchrunRank, child_environment, free_port, torchrun_rank
 from litmus.run.ranks.placement import Placement
 from litmus.run.ranks.pool import RankFailure, RankProcessPool
@@ -95,7 +95,7 @@ class RanksBackend:
         device: str = "auto",
         timeout_s: float = 30.0,
         block: int | None = None,
-        interpreter_spin_bound: int = 2000,
+        interpreter_spin_bound: int = 256,
         start_timeout_s: float = 180.0,
     ) -> None:
         self.kind = _resolve_device(device)
@@ -131,6 +131,12 @@ class RanksBackend:
 
     # ------------------------------------------------------------------ protocol
 
+    @property
+    def default_time_budget(self) -> float | None:
+        """On the CPU, the cpu backend's budget per variant (interpreted spins cost a hundred times a
+        straight line); on GPUs none (rounds are cheap: the iterations decide)."""
+        return INTERPRETER_TIME_BUDGET if self.kind == "cpu" else None
+
     def describe(self) -> dict[str, Any]:
         """Backend, device, world size and placement, torch/triton versions, and a note."""
         if self.kind == "cuda":
@@ -147,6 +153,7 @@ class RanksBackend:
             "launcher": "torchrun" if self._launch is not None else "spawn",
             "start_barrier": "host",
             "heaps": "symm_mem" if self.kind == "cuda" else "shared-memory",
+            **({"default_instances": INTERPRETER_INSTANCES} if self.kind == "cpu" else {}),
             "torch": _version("torch"),
             "triton": _version("triton"),
             "note": CPU_NOTE if self.kind == "cpu" else GPU_NOTE,

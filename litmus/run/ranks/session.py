@@ -120,7 +120,8 @@ def codegen_options(device_kind: str, block: int, spin_bound: int | None) -> Cod
         import torch
 
         backend = "hip" if getattr(torch.version, "hip", None) else "cuda"
-    return CodegenOptions(backend=backend, mode="rank", block=block, spin_bound=spin_bound, quiesce=True)
+    return CodegenOptions(backend=backend, mode="rank", block=block, spin_bound=spin_bound, quiesce=True,
+                          quick_hangs=device_kind == "cpu")
 
 
 class RankSession:

@@ -78,3 +78,16 @@ def test_torchrun_is_detected_from_its_environment() -> None:
     assert torchrun_rank({}) is None
     got = torchrun_rank({"LOCAL_RANK": "1", "RANK": "3", "WORLD_SIZE": "4", "TORCHELASTIC_RUN_ID": "x"})
     assert got is not None and (got.rank, got.world_size, got.local_rank) == (3, 4, 1)
+
+
+def test_ranks_on_the_cpu_refuse_a_spin_that_waits_for_another_cta_of_its_rank() -> None:
+    """The interpreter runs a rank's CTAs one after another: such a spin could only time out, so
+    the variant is skipped with the reason (and the backend to use) instead of timing out."""
+    from litmus.run.ranks.backend import waits_within_a_rank
+    from litmus.spec import load_paths
+
+    tests = {t.id: t for t in load_paths(["catalog/iris_flag_reset.yaml", "catalog/mp.yaml"])}
+    reason = waits_within_a_rank(tests["MP-iris-reset[relacq-gpu-xcta]"])
+    assert reason is not None and "CTA 1 of its own rank 0" in reason and "--backend cpu" in reason
+    assert waits_within_a_rank(tests["MP-iris-reset[relacq-sys]"]) is None  # producer and consumer on two ranks
+    assert waits_within_a_rank(tests["MP[relacq-xcta-sys]"]) is None  # no spin

@@ -24,7 +24,7 @@ import uuid
 from typing import Any, Sequence
 
 from litmus.errors import LitmusError
-from litmus.ir import LitmusTest
+from litmus.ir import LitmusTest, Rmw, Spin, Store
 from litmus.run.backend import Round
 from litmus.run.config import INTERPRETER_INSTANCES, INTERPRETER_TIME_BUDGET, RunConfig
 from litmus.run.ranks.env import MULTICAST_OFF, TorchrunRank, child_environment, free_port, torchrun_rank
@@ -74,6 +74,27 @@ def _default_world_size(kind: str, ranks: Sequence[int] | None) -> int:
 
         return torch.cuda.device_count()
     return max(2, max(ranks, default=-1) + 1 if ranks is not None else 2)
+
+
+def waits_within_a_rank(test: LitmusTest) -> str | None:
+    """Why ranks on the CPU cannot run ``test`` to an end, or None: a spin waits for a write by
+    another CTA of its own rank.  A rank runs its CTAs as the programs of one launch, and the
+    Triton interpreter runs those one after another, so such a spin only ever times out (the
+    cpu backend gives every CTA its own process)."""
+    writers: dict[str, set[tuple[int, int]]] = {}
+    for t in test.threads:
+        for i in t.instrs:
+            if isinstance(i, (Store, Rmw)) or (isinstance(i, Spin) and i.read.kind == "cas" and i.read.reset is not None):
+                writers.setdefault(i.loc, set()).add((t.rank, t.cta))
+    for t in test.threads:
+        for i in t.instrs:
+            if isinstance(i, Spin):
+                others = {cta for rank, cta in writers.get(i.loc, set()) if rank == t.rank and cta != t.cta}
+                if others:
+                    return (f"{t.name}'s spin on {i.loc} waits for CTA {min(others)} of its own rank {t.rank}; ranks on "
+                            "the CPU run a rank's CTAs one after another (the Triton interpreter), so it could only "
+                            "time out: run it with --backend cpu, which gives every CTA its own process")
+    return None
 
 
 class RanksBackend:
@@ -163,6 +184,8 @@ class RanksBackend:
         """``needs N ranks, world has M`` when the test does not fit the world, ``no Triton form:
         ...`` when codegen refuses one of its constructs (located), else None."""
         reason = self.placement.skip_reason(test)
+        if reason is None and self.kind == "cpu":
+            reason = waits_within_a_rank(test)
         if reason is not None:
             return reason
         cache: dict[LitmusTest, str | None] = self.__dict__.setdefault("_codegen_skips", {})

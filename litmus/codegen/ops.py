@@ -414,7 +414,7 @@ class Emitter:
         hung = self._fresh("spin_hung") if quiet and ctx.quiet_proof else None
         gave = self._fresh("spin_gave") if quiet and not ctx.quiet_proof else None
         stale, seen = (self._fresh("spin_stale"), self._fresh("spin_seen")) if quiet else ("", "")
-        check_every, grace, stall = self.quiet_timing
+        _, grace, stall = self.quiet_timing
         stalled = f"({stale} >= {stall})"
         settled = (f"{done} | {hung} | {stalled}" if hung else
                    f"{done} | ({gave} > {grace}) | {stalled}" if gave else done)

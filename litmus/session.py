@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from litmus.bound import rule_of_three
 from litmus.classify import Verdict, classify, enough_evidence, hang_target_memories, shows_target
@@ -27,6 +27,9 @@ from litmus.run.config import RunConfig, Stress, load_stresses
 from litmus.run.schedule import RoundPlan, keeps_filling, keeps_hunting, may_wait
 from litmus.status import ended
 from litmus.report.record import RunRecord
+
+if TYPE_CHECKING:
+    from litmus.audit.declared import Toolchain
 
 DEFAULT_ITERATIONS = 4
 """Rounds per variant when neither iterations nor a time budget is given."""
@@ -272,6 +275,22 @@ def result_record(
     }
 
 
+def declared_or_violation(test: LitmusTest, verdict: Verdict, backend: Backend,
+                          toolchain: Toolchain | None = None) -> Verdict:
+    """``verdict``; or, when it is ``VIOLATION`` and a declared miscompile the run executes with
+    ``toolchain`` (default: the installed one) explains every forbidden outcome,
+    ``declared-miscompile`` with the declaration in its notes (:mod:`litmus.audit.declared`)."""
+    if verdict.verdict != "VIOLATION":
+        return verdict
+    from litmus.audit.declared import DECLARED_MISCOMPILE, declared_miscompile, installed_toolchain
+
+    declared = declared_miscompile(test, backend.name, toolchain or installed_toolchain(),
+                                   str(backend.describe().get("device", "")))
+    if declared is None or not declared.explains_all(b.state for b in verdict.bins if b.label == "forbidden"):
+        return verdict
+    return replace(verdict, verdict=DECLARED_MISCOMPILE, notes=(*verdict.notes, declared.reason()))
+
+
 def error_line(exc: BaseException) -> str:
     """One line saying what failed: the exception's kind and the first line of its message."""
     text = str(exc).strip().splitlines()
@@ -369,11 +388,11 @@ def run_tests(
                     on_result(res)
                 _recover(backend)
                 continue
-            record = result_record(test, ran.verdict, backend, config, ran.seconds, ran.rounds,
-                                   model_facts(test, ran.ptx))
+            verdict = declared_or_violation(test, ran.verdict, backend)
+            record = result_record(test, verdict, backend, config, ran.seconds, ran.rounds, model_facts(test, ran.ptx))
             if out is not None:
                 append_record(out, record)
-            res = VariantResult(test, ran.verdict, None, ran.seconds, record)
+            res = VariantResult(test, verdict, None, ran.seconds, record)
         results.append(res)
         if on_result:
             on_result(res)

@@ -45,10 +45,11 @@ class DeclaredFinding:
             return False
         if self.op != finding.key and not finding.op.startswith(self.op):
             return False
-        return _version_in(triton_version, self.spec())
+        return version_in(triton_version, self.spec())
 
 
-def _version_in(version: str, spec: Any) -> bool:
+def version_in(version: str, spec: Any) -> bool:
+    """Whether ``version`` lies in the SpecifierSet ``spec`` (an unparsable version lies in none)."""
     from packaging.version import InvalidVersion, Version
 
     try:
@@ -78,5 +79,5 @@ def stale(findings: list[Finding], declared: list[DeclaredFinding],
     """Declarations for ``target`` and this Triton version that no finding matched (fixed upstream?)."""
     tv = triton_version or _installed_triton()
     kind = canonical_target(target)
-    live = [d for d in declared if canonical_target(d.target) == kind and _version_in(tv, d.spec())]
+    live = [d for d in declared if canonical_target(d.target) == kind and version_in(tv, d.spec())]
     return [d for d in live if not any(d.covers(f, tv) for f in findings)]

@@ -9,10 +9,10 @@ from typing import Any, Sequence
 
 import click
 
-from litmus.classify import VERDICTS
 from litmus.cli.app import friendly, main
 from litmus.errors import LitmusError
 from litmus.report.csv_rows import CSV_COLUMNS, csv_row
+from litmus.report.rates import VERDICT_ORDER
 from litmus.report.record import RunRecord
 
 
@@ -77,7 +77,7 @@ def _report_compare(paths: Sequence[str], html_out: str | None, as_json: bool, e
                    "95 % interval), and the mutation score with --mutation; with --compare, the changes.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per record (a header row first).")
 @click.option("--verdict", "verdicts", multiple=True,
-              type=click.Choice(list(VERDICTS)),
+              type=click.Choice([*VERDICT_ORDER, "error"]),
               help="Only records with this verdict (repeatable).")
 @click.option("--mutation", is_flag=True,
               help="Also print the mutation score: conformance tests (target forbidden by the model) and "

@@ -6,6 +6,11 @@ under ``litmus_paths`` (default ``catalog/``) or named on the command line is on
 asserts (a) its declared expectation agrees with the PTX model and (b) no forbidden outcome
 appears on ``--litmus-backend`` (``auto``/``cpu``/``cuda``/``ranks``; ``model`` = only (a)).
 
+A variant whose declared miscompile (``audit_expect``) the run executes is a strict xfail; a
+run too short to decide is INCONCLUSIVE (a skip with its reason; ``--litmus-strict`` fails it).
+For CI: every item's JUnit properties, ``--litmus-jsonl`` (the records ``litmus run`` writes),
+one table at the end, and xdist workers spread over the GPUs (docs/ci.md).
+
 For users' tests (whether or not ``--litmus`` is given): the ``litmus`` fixture
 (:class:`~litmus.pytest_plugin.runner.LitmusRunner`; ``litmus.run(pattern, variant=None, ...)``
 returns a :class:`~litmus.pytest_plugin.result.LitmusResult`) and the marker
@@ -15,11 +20,13 @@ See docs/pytest-plugin.md.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Generator
 
 import pytest
 
+from litmus.pytest_plugin.ci import INCONCLUSIVE
 from litmus.pytest_plugin.options import add_options, is_enabled
 
 MARKERS = (
@@ -49,11 +56,56 @@ def pytest_configure(config: pytest.Config) -> None:
         load_stresses(state.options.stress)
     except LitmusError as e:
         raise pytest.UsageError(f"--litmus-stress: {e}") from None
+    if state.options.cache is not None:
+        # set before xdist starts its workers, which inherit them: one cache for every worker
+        os.environ["LITMUS_CACHE"] = str(state.options.cache)
+        os.environ["TRITON_CACHE_DIR"] = str(state.options.cache / "triton")
+    if config.getoption("dist", None) == "load":
+        # loadgroup is load for items without an xdist_group mark, and keeps multi-rank items
+        # (one group) on one worker; an explicit --dist other than load is left alone
+        config.option.dist = "loadgroup"
+    if not hasattr(config, "workerinput"):  # the controller (or a session without xdist) reports
+        from litmus.pytest_plugin.ci import CiReporter
+
+        config.pluginmanager.register(CiReporter(state), CiReporter.NAME)
     if config.args_source == pytest.Config.ArgsSource.ARGS:
         state.explicit = tuple(Path(a.split("::")[0]).resolve() for a in config.args)
     else:
         # No paths on the command line: collect litmus_paths besides the usual test paths.
         config.args = [*config.args, *(str(p) for p in state.options.paths if str(p) not in config.args)]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` with litmus items on a GPU backend: one worker per GPU (one on ranks), unless
+    ``--litmus-gpu-share``; otherwise xdist's own count."""
+    if not is_enabled(config):
+        return None
+    from litmus.pytest_plugin.backends import cuda_device_count
+    from litmus.pytest_plugin.devices import auto_workers
+    from litmus.pytest_plugin.state import get_state
+
+    state = get_state(config)
+    kind = state.backend_kind
+    if kind not in ("cuda", "ranks"):
+        return None
+    return auto_workers(kind, cuda_device_count(), state.options.gpu_share)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    report = yield
+    record = getattr(item, "litmus_record", None)
+    if call.when == "call" and record is not None:
+        report.litmus_record = record  # travels with the report to the xdist controller
+    return report
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_report_teststatus(report: pytest.TestReport) -> tuple[str, str, Any] | None:
+    if report.when == "call" and report.skipped and INCONCLUSIVE in report.user_properties:
+        return "inconclusive", "I", ("INCONCLUSIVE", {"yellow": True})
+    return None
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -4,25 +4,22 @@ from __future__ import annotations
 
 import inspect
 import os
-import re
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
 from litmus.errors import LitmusError
+from litmus.pytest_plugin.devices import WORKER, assign_device, gpu_turn, lock_index, this_worker, worker_number
 
 
 def worker_index() -> int | None:
     """The pytest-xdist worker number (``gw3`` -> 3), or None outside xdist."""
-    match = re.fullmatch(r"gw(\d+)", os.environ.get("PYTEST_XDIST_WORKER", ""))
-    return int(match.group(1)) if match else None
+    return worker_number(os.environ.get(WORKER))
 
 
 def worker_device(device_count: int) -> int | None:
     """The CUDA device this xdist worker uses: worker N takes device N % device_count."""
-    index = worker_index()
-    if index is None or device_count <= 0:
-        return None
-    return index % device_count
+    return assign_device(os.environ.get(WORKER), device_count)
 
 
 def cuda_device_count() -> int:
@@ -66,10 +63,36 @@ def _cuda_takes_device() -> bool:
 
 @dataclass
 class BackendPool:
-    """Backends created on first use, shared by every item of the session; ``close`` ends them."""
+    """Backends created on first use, shared by every item of the session; ``close`` ends them.
+
+    ``share``: several xdist workers may run on one GPU at once (``--litmus-gpu-share``).
+    """
 
     backends: dict[str, Any] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)
+    share: bool = False
+    _described: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def describe(self, backend: Any) -> dict[str, Any]:
+        """``backend.describe()``, asked once per backend (it may query the device)."""
+        key = id(backend)
+        if key not in self._described:
+            self._described[key] = dict(backend.describe())
+        return self._described[key]
+
+    def on_gpu(self, backend: Any) -> bool:
+        """Whether ``backend`` runs compiled kernels on a GPU (not the Triton interpreter)."""
+        from litmus.audit.declared import executed_targets
+
+        return bool(executed_targets(backend.name, str(self.describe(backend).get("device", ""))))
+
+    def turn(self, backend: Any) -> AbstractContextManager[None]:
+        """Hold ``backend``'s GPU for one run while other workers of this xdist run share it
+        (:func:`litmus.pytest_plugin.devices.lock_index`); nothing otherwise."""
+        if not self.on_gpu(backend):
+            return gpu_turn(None)
+        worker, count = this_worker()
+        return gpu_turn(lock_index(backend.name, worker, count, cuda_device_count(), self.share))
 
     def get(self, name: str) -> tuple[Any | None, str | None]:
         """The backend called ``name``, or None and the reason it cannot be had here."""
@@ -98,6 +121,7 @@ class BackendPool:
 
     def close(self) -> None:
         """Close every backend that was created (worker processes, devices)."""
+        self._described.clear()
         while self.backends:
             _, backend = self.backends.popitem()
             backend.close()

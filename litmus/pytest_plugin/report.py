@@ -87,6 +87,26 @@ def unwitnessed(result: LitmusResult) -> str:
     ])
 
 
+def declared_seen(result: LitmusResult, reason: str) -> str:
+    """The forbidden outcomes a declared miscompile explains (the xfail's message)."""
+    return "\n".join([
+        f"{result.test.id}: {result.forbidden_count} of {result.instances} instances forbidden on {result.backend}, "
+        f"all explained by the {reason}",
+        result.histogram_text(),
+        f"reproduce: {result.reproduce}",
+    ])
+
+
+class DeclaredMiscompileSeen(Exception):
+    """A run showed the forbidden outcomes of its variant's declared miscompile (the strict xfail
+    of the item expects exactly this exception)."""
+
+
+class StaleDeclaration(Exception):
+    """A run on a toolchain a declared miscompile covers showed none of its forbidden outcomes:
+    one line, the exception's message."""
+
+
 @dataclass
 class LitmusFailure(Exception):
     """Raised by a litmus item: each part is one paragraph of the failure report."""

@@ -55,6 +55,8 @@ def reproduce_command(test: LitmusTest, backend: str, config: RunConfig) -> str:
     words += ["--backend", backend, "--seed", str(config.seed)]
     if config.time_budget is not None:
         words += ["--time-budget", f"{config.time_budget:g}"]
+        if config.stop_bound is not None:
+            words += ["--until-bound", f"{config.stop_bound:g}"]
     else:
         words += ["--iterations", str(config.iterations or 1)]
     words += ["--instances", str(config.instances)]
@@ -95,6 +97,11 @@ class LitmusResult:
     def ended(self) -> int:
         """Instances that are evidence of absence: completed, or provably hung."""
         return int(self.detail.ended)
+
+    @property
+    def bound_95(self) -> float | None:
+        """3/N over the N ended instances when the target was never seen (else None)."""
+        return self.detail.bound_95
 
     @property
     def hung_count(self) -> int:
@@ -204,5 +211,10 @@ class LitmusResult:
             ("litmus_target_count", self.target_count),
             ("litmus_forbidden_count", self.forbidden_count),
             ("litmus_timeout_count", self.timeout_count),
+            ("litmus_ended", self.ended),
+            ("litmus_bound_95", self.bound_95),
+            ("litmus_rounds", self.rounds),
+            ("litmus_seconds", round(self.seconds, 3)),
             ("litmus_verdict", self.verdict),
+            ("litmus_reproduce", self.reproduce),
         ]

@@ -51,6 +51,29 @@ def instances_for(backend: Any, asked: int | None) -> int | None:
     return CPU_INSTANCES if backend.name == "cpu" else None
 
 
+def plugin_config(options: PluginOptions, backend: Any, gpu: bool, *, iterations: int | None = None,
+                  time: float | None = None, instances: int | None = None, seed: int | None = None,
+                  stress: Any = None) -> RunConfig:
+    """The run configuration of one variant on ``backend`` (``gpu``: it runs compiled kernels on a
+    GPU): the keywords given, else the ``--litmus-*`` options; how long it runs is
+    :func:`litmus.pytest_plugin.budget.run_length`'s call."""
+    from dataclasses import replace
+
+    from litmus.pytest_plugin.budget import run_length
+    from litmus.session import run_config
+
+    if iterations is None and time is None:
+        iterations, time = options.iterations, options.time_budget
+    config = run_config(backend, iterations=iterations or 1,
+                        instances=instances_for(backend, instances if instances is not None else options.instances),
+                        seed=options.seed if seed is None else seed,
+                        stress=stress if stress is not None else options.stress)
+    length = run_length(on_gpu=gpu, iterations=iterations, time=time, bound=options.bound,
+                        instances=config.instances)
+    return replace(config, iterations=length.iterations, time_budget=length.time_budget,
+                   stop_bound=length.stop_bound)
+
+
 def run_on(test: LitmusTest, backend: Any, config: RunConfig, ptx: ModelResult | None = None) -> LitmusResult:
     """Run ``test`` on ``backend`` until ``config``'s rounds or time are spent; classify it.
 
@@ -121,15 +144,7 @@ class LitmusRunner:
         why_not = backend_obj.skip_reason(test)
         if why_not is not None:
             pytest.skip(f"{test.id} on {backend_obj.name}: {why_not}")
-        from litmus.session import run_config
-
-        budget = time if time is not None else (None if iterations is not None else self.options.time_budget)
-        config = run_config(
-            backend_obj,
-            iterations=iterations or self.options.iterations,
-            time_budget=budget,
-            instances=instances_for(backend_obj, instances if instances is not None else self.options.instances),
-            seed=self.options.seed if seed is None else seed,
-            stress=stress_cfg,
-        )
-        return run_on(test, backend_obj, config)
+        config = plugin_config(self.options, backend_obj, self.pool.on_gpu(backend_obj), iterations=iterations,
+                               time=time, instances=instances, seed=seed, stress=stress_cfg)
+        with self.pool.turn(backend_obj):
+            return run_on(test, backend_obj, config)

@@ -9,12 +9,14 @@ from litmus.report.record import RunRecord
 
 Z95 = 1.959963984540054
 
-VERDICT_ORDER = ("VIOLATION", "inconclusive", "racy-unseen", "racy-witnessed", "correct")
-"""Verdicts from worst to best (see docs/report.md): a forbidden outcome seen; no evidence; a
-mutant the harness did not kill; a race the model allows, shown; forbidden and never seen."""
+VERDICT_ORDER = ("VIOLATION", "declared-miscompile", "inconclusive", "racy-unseen", "racy-witnessed", "correct")
+"""Verdicts from worst to best (see docs/report.md): a forbidden outcome seen; one a miscompile
+the catalog declares explains; no evidence; a mutant the harness did not kill; a race the model
+allows, shown; forbidden and never seen."""
 
 VERDICT_COLOURS = {
     "VIOLATION": "#d62728",
+    "declared-miscompile": "#b07a00",
     "racy-witnessed": "#f0a202",
     "racy-unseen": "#3b8fc4",
     "correct": "#2ca02c",
@@ -25,7 +27,7 @@ LABEL_COLOURS = {"sc": "#7f9fbf", "weak": "#f0a202", "forbidden": "#d62728", "ti
 
 
 def verdict_rank(verdict: str | None) -> int:
-    """0 for the worst verdict (VIOLATION) up to 4 for ``correct``; unknown verdicts rank 1."""
+    """0 for the worst verdict (VIOLATION) up to 5 for ``correct``; unknown verdicts rank 1."""
     try:
         return VERDICT_ORDER.index(str(verdict))
     except ValueError:

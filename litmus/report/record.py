@@ -46,7 +46,7 @@ class RunRecord(TypedDict, total=False):
     source: str  # the pattern file
     expect: str | None  # declared: forbidden, allowed, or None
     # the verdict
-    verdict: str  # VIOLATION, racy-witnessed, racy-unseen, correct, inconclusive, error
+    verdict: str  # report.rates.VERDICT_ORDER (VIOLATION, declared-miscompile, ...), or error
     observation: str  # Never, Sometimes, Always
     notes: list[str]
     # the evidence

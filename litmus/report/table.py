@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 VERDICT_STYLE = {
     "VIOLATION": "bold red",
+    "declared-miscompile": "dark_orange",
     "racy-witnessed": "yellow",
     "racy-unseen": "cyan",
     "correct": "green",

@@ -13,9 +13,18 @@ import torch  # noqa: F401
 import triton  # noqa: F401
 import yaml  # noqa: F401
 
+import litmus.model  # noqa: F401
+import litmus.pytest_plugin.collect  # noqa: F401
+import litmus.pytest_plugin.runner  # noqa: F401
+import litmus.session  # noqa: F401
+import litmus.spec.compile  # noqa: F401
+import litmus.spec.yamlpos  # noqa: F401
+
 # torch, triton and yaml are imported here so in-process pytester runs find them already loaded:
 # pytester drops every module first imported inside a run; unloading torch crashes Python, and
-# a second import of yaml leaves libyaml's CSafeLoader bound to the first one's classes.
+# a second import of yaml leaves libyaml's CSafeLoader bound to the first one's classes.  The
+# litmus modules the plugin imports lazily are loaded here for the same reason: a pattern
+# loaded after an in-process run would otherwise mix classes of two imports of litmus.spec.
 
 # pytester itself is enabled for the whole suite in pyproject.toml (-p pytester): pytest only
 # honours pytest_plugins in the top-level conftest.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from litmus.audit.asm import AsmInstr, jumps, parse_asm
 from litmus.audit.compile import canonical_target
@@ -231,11 +231,16 @@ def _width_finding(test: LitmusTest, target: str, req: Requirement, rule: Rule, 
 
 
 def _rule_for(test: LitmusTest, target: str, req: Requirement) -> Rule:
-    rule = rule_table(target).get(req.key)
+    table = rule_table(target)
+    rule = table.get(req.key)
     if rule is None:
         raise UnsupportedError.at(test.source_file, req.line,
                                   f"{test.id}: no {target} audit rule for {req.key.describe()} "
                                   f"({req.describe()}); add a row to litmus/audit/rules.py")
+    canonical = table.get(replace(req.key, op="or"))
+    if req.idempotent and canonical is not None and canonical is not rule:
+        note = "; ".join(n for n in (rule.note, "or the `or 0` an idempotent RMW is canonicalised to") if n)
+        return replace(rule, shapes=rule.shapes + canonical.shapes, note=note)
     return rule
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from litmus.audit.rules import RuleKey
-from litmus.ir import Barrier, Fence, Instr, LitmusTest, Load, Rmw, Spin, Store
+from litmus.ir import Barrier, Const, Fence, Instr, LitmusTest, Load, Rmw, Spin, Store
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ class Requirement:
     loc: str  # "" for fences and barriers
     line: int | None  # line of the op in the catalog file
     bits: int | None = None  # the access's width in a test with access widths (None: not checked)
+    idempotent: bool = False  # an RMW that writes back the value it reads (see IDEMPOTENT_RMW)
 
     @property
     def key(self) -> RuleKey:
@@ -82,6 +83,16 @@ def _access(sem: str, scope: str, volatile: bool) -> tuple[str, str, bool]:
     return sem, scope, False
 
 
+IDEMPOTENT_RMW: dict[str, int] = {"add": 0, "or": 0, "xor": 0}
+"""RMW ops and the operand that makes them write back the value they read.  LLVM rewrites every
+such RMW as ``atomicrmw or 0`` (InstCombine's canonical idempotent RMW), which is the same read
+and write with the same ordering; the AMDGPU backend then emits ``global_atomic_or``."""
+
+
+def _idempotent(ins: Rmw) -> bool:
+    return isinstance(ins.value, Const) and IDEMPOTENT_RMW.get(ins.op) == ins.value.value
+
+
 def _requirement(thread: str, index: int, ins: Instr) -> Requirement | None:
     line = getattr(ins, "line", None)
     if isinstance(ins, Load):
@@ -91,7 +102,8 @@ def _requirement(thread: str, index: int, ins: Instr) -> Requirement | None:
         sem, scope, vol = _access(ins.sem, ins.scope, ins.volatile)
         return Requirement(thread, index, "store", "", sem, scope, vol, ins.loc, line)
     if isinstance(ins, Rmw):
-        return Requirement(thread, index, "rmw", ins.op, ins.sem, ins.scope, False, ins.loc, line)
+        return Requirement(thread, index, "rmw", ins.op, ins.sem, ins.scope, False, ins.loc, line,
+                           idempotent=_idempotent(ins))
     if isinstance(ins, Fence):
         return Requirement(thread, index, "fence", "", ins.sem, ins.scope, False, "", line)
     if isinstance(ins, Barrier):

@@ -11,7 +11,7 @@ import litmus.codegen
 from litmus.audit import audit
 from litmus.errors import UnsupportedError
 from litmus.ir import Condition, Const, LitmusTest, Load, Location, Rmw, Spin, SpinRead, Store, Thread, TrueProp
-from tests.audit.conftest import text
+from tests.audit.conftest import single_thread_test, text
 
 
 def _mp_release_acquire_sys() -> LitmusTest:
@@ -65,3 +65,35 @@ def test_unsupported_when_codegen_refuses_or_is_missing(monkeypatch: pytest.Monk
 def test_other_amd_memory_models_are_unsupported() -> None:
     result = audit(_mp_release_acquire_sys(), "hip:gfx90a")
     assert result.status == "unsupported" and "gfx942" in result.reason
+
+
+def _poll(value: int) -> LitmusTest:
+    """MP whose reader polls the flag with an acquire ``add`` of ``value``."""
+    writer = Thread("P0", 0, 0, (Store("x", Const(1)), Store("flag", Const(1), "release", "gpu")))
+    reader = Thread("P1", 0, 1, (Rmw("add", "r0", "flag", Const(value), None, "acquire", "gpu"), Load("r1", "x")))
+    return LitmusTest("MP-poll", f"add{value}", (Location("x"), Location("flag")), (writer, reader),
+                      Condition("exists", TrueProp()))
+
+
+def test_an_idempotent_add_compiled_as_an_atomic_or_passes() -> None:
+    # LLVM rewrites an add of 0 as ``atomicrmw or 0``: on gfx942 the poll is a global_atomic_or
+    result = audit(_poll(0), "hip:gfx942")
+    assert result.status == "pass", [str(f) for f in result.findings]
+
+
+@dataclass
+class _FakeAmdgcn:
+    amdgcn: str
+
+    def text(self, kind: str) -> str:
+        return self.amdgcn if kind == "amdgcn" else ""
+
+
+def test_an_add_that_writes_is_not_accepted_as_an_or(monkeypatch: pytest.MonkeyPatch) -> None:
+    or_code = text("rmw_unused", "amdgcn", OP="or", SEM="acquire", SCOPE="gpu")
+    monkeypatch.setattr(litmus.codegen, "compile_variant",
+                        lambda test, target, options=None, sass=False: _FakeAmdgcn(or_code))
+    one = Rmw("add", "r0", "flag", Const(1), None, "acquire", "gpu")
+    zero = Rmw("add", "r0", "flag", Const(0), None, "acquire", "gpu")
+    assert audit(single_thread_test(zero), "hip:gfx942").status == "pass"
+    assert audit(single_thread_test(one), "hip:gfx942").status == "finding"

@@ -19,6 +19,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("interop",),
     ("spec",),
     ("model",),
+    ("explain",),
     ("diy",),
     ("codegen",),
     ("audit",),

@@ -5,7 +5,7 @@ from litmus.cli.startup import begin, end
 
 _before = begin()  # before the heavy imports below
 
-from litmus.cli import audit, catalog, doctor, generate, model, report, run, tune  # noqa: E402,F401 - each registers its command
+from litmus.cli import audit, catalog, doctor, explain, generate, model, report, run, tune  # noqa: E402,F401 - each registers its command
 from litmus.cli.app import main  # noqa: E402
 from litmus.cost.command import cost_command  # noqa: E402
 from litmus.lint.command import lint  # noqa: E402

@@ -430,6 +430,49 @@ def consistent_executions(model: Model, frame: Frame,
     ``skip(resolved frame, extra)`` True drops a choice before any order is chosen (every state
     it could give is known already).  Every reads-from choice examined is charged to the budget
     (:mod:`litmus.model.budget`)."""
+    for extra, finals, _, _ in _executions(model, frame, resolve, skip):
+        yield extra, finals
+
+
+@dataclass(frozen=True)
+class Witness:
+    """One consistent execution as the checker found it: the frame (values filled in), what the
+    resolver said of it (registers per thread for a symbolic frame, else None), its final
+    values, and its reads-from and chosen orders (``rf``, ``sf``, ``co`` ...) by name."""
+
+    frame: Frame
+    extra: object
+    finals: dict[str, int]
+    relations: dict[str, Rel]
+
+
+def consistent_witnesses(model: Model, frame: Frame,
+                         resolve: Callable[[tuple[int, ...]], tuple[Frame, object] | None] | None = None,
+                         skip: Callable[[Frame, object], bool] | None = None) -> Iterator[Witness]:
+    """:func:`consistent_executions` with each execution's relations (for explanations)."""
+    names = ("rf",) + tuple(o.name for o in model.orders)
+    for extra, finals, fr, ev in _executions(model, frame, resolve, skip):
+        yield Witness(fr, extra, finals, {name: list(ev.get(name)) for name in names})  # type: ignore[arg-type]
+
+
+def coherent_rf_choices(model: Model, frame: Frame, symbolic: bool = False) -> Iterator[tuple[int, ...]]:
+    """The reads-from choices of ``frame`` (one write per ``frame.reads``) that survive the
+    checker's pruning before any order is chosen (``Model.coherent``: two RMWs reading one write,
+    CoRW, CoWR, CoRR, CoWW, and ``rf | dep`` cycles where the model forbids them); ``symbolic``:
+    a frame of symbolic reads, as :func:`consistent_executions` prunes it with a resolver."""
+    ev = Evaluator(model, frame.n, frame.base)
+    final = next((o for o in model.orders if o.name == model.final_order), None)
+    forced = _forced_order(model, frame, final, ev) if final is not None else None
+    pruning = _rf_pruning(model, frame, ev, frame.rf_candidates, forced)
+    yield from _rf_choices(model, frame, frame.rf_candidates, pruning, always_cycles=symbolic)
+
+
+def _executions(model: Model, frame: Frame,
+                resolve: Callable[[tuple[int, ...]], tuple[Frame, object] | None] | None,
+                skip: Callable[[Frame, object], bool] | None
+                ) -> Iterator[tuple[object, dict[str, int], Frame, Evaluator]]:
+    """:func:`consistent_executions`, each with the frame it was found on and the evaluator that
+    holds its reads-from and chosen orders at the moment it is yielded."""
     plan = _plan(model)
     if not frame.split:
         plan = plan.unsplit  # type: ignore[assignment]
@@ -469,7 +512,7 @@ def consistent_executions(model: Model, frame: Frame,
         if not check0(slots):
             continue
         for finals in _choose(model, plan, ev, fr, 0, choice):
-            yield extra, finals
+            yield extra, finals, fr, ev
 
 
 PRUNE_RF_ABOVE = 1

@@ -31,9 +31,10 @@ def _graphviz() -> Any:
     return graphviz
 
 
-def to_dot(x: Explanation) -> str:
+def to_dot(x: Explanation, xlabels: bool = False) -> str:
     """The graphviz source of ``x``: the execution that reaches an allowed state, or the first
-    rejected candidate of a forbidden one with its cycle in bold."""
+    rejected candidate of a forbidden one with its cycle in bold; ``xlabels``: edge labels placed
+    after layout (the fallback for the graphs whose labelled cross-cluster edges dot cannot route)."""
     gv = _graphviz()
     if x.allowed:
         events, edges, bold = list(x.events), list(x.edges), []
@@ -55,14 +56,15 @@ def to_dot(x: Explanation) -> str:
     drawn = _nodes(dot, x, events, bold_po)
     seen = {(e.src, e.dst) for e in bold}
     bold = [e for e in bold if not (e.relation == "po" and (e.src, e.dst) in drawn)]
+    label = "xlabel" if xlabels else "label"
     for e in edges:
         if (e.src, e.dst) in seen:
             continue
-        dot.edge(_node(e.src), _node(e.dst), label=e.relation, color=_colour(e.relation),
-                 fontcolor=_colour(e.relation), constraint="false")
+        dot.edge(_node(e.src), _node(e.dst), color=_colour(e.relation),
+                 fontcolor=_colour(e.relation), constraint="false", **{label: e.relation})
     for e in bold:
-        dot.edge(_node(e.src), _node(e.dst), label=e.relation, color=_colour(e.relation),
-                 fontcolor=_colour(e.relation), penwidth="3", style="bold", constraint="false")
+        dot.edge(_node(e.src), _node(e.dst), color=_colour(e.relation),
+                 fontcolor=_colour(e.relation), penwidth="3", style="bold", constraint="false", **{label: e.relation})
     _caption(dot, x, events)
     return str(dot.source)
 
@@ -170,14 +172,28 @@ def _colour(relation: str) -> str:
     return COLOURS.get(relation.split("^")[0].replace("-", "_"), "grey40")
 
 
-def render_svg(x: Explanation, path: str | Path) -> None:
-    """Write ``x`` drawn as SVG to ``path`` (needs graphviz's ``dot``)."""
+def svg_text(x: Explanation) -> str:
+    """``x`` drawn as an SVG document (needs graphviz's ``dot``; a LitmusError saying how to
+    install it when it is missing)."""
     gv = _graphviz()
     try:
-        svg = gv.Source(to_dot(x)).pipe(format="svg")
+        try:
+            return gv.Source(to_dot(x)).pipe(format="svg", quiet=True).decode("utf-8")
+        except gv.CalledProcessError:
+            # dot's router fails on some labelled edges between clusters ("trouble in init_rank",
+            # "lost edge"); labels placed after layout route on every graph seen so far
+            return gv.Source(to_dot(x, xlabels=True)).pipe(format="svg", quiet=True).decode("utf-8")
     except gv.ExecutableNotFound:
         raise LitmusError(f"--svg: {DOT}") from None
-    Path(path).write_bytes(svg)
+    except gv.CalledProcessError as e:
+        said = (e.stderr or b"").decode("utf-8", "replace").strip().splitlines()
+        raise LitmusError(f"--svg: dot could not lay out the drawing of {x.test.id} ({said[0] if said else e}); "
+                          "--dot FILE writes its graphviz source, which other layouts (neato -n, fdp) may draw") from None
+
+
+def render_svg(x: Explanation, path: str | Path) -> None:
+    """Write ``x`` drawn as SVG to ``path`` (needs graphviz's ``dot``)."""
+    Path(path).write_text(svg_text(x), encoding="utf-8")
 
 
 def write_dot(x: Explanation, path: str | Path) -> None:

@@ -4,6 +4,8 @@ reject the candidates reaching it, each with its cycle, grouped, a screen long."
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from litmus.ir import LitmusTest, Prop
 from litmus.model import DEFAULT_MODEL
 from litmus.model.relations import Model
@@ -19,6 +21,19 @@ def explanation_text(test: LitmusTest, state: str | Prop | None = None, model: s
     """The text of :func:`~litmus.explain.explain` for ``(test, state, model)``: the one call for
     stages that show an explanation (reports, lint, the pytest plugin)."""
     return render_text(explain(test, state, model))
+
+
+def outcome_text(test: LitmusTest, outcome: Mapping[str, int], model: str | Model = DEFAULT_MODEL) -> str:
+    """:func:`explanation_text` for one observed final state (every observable's value, as a
+    run's histogram holds it); when no explanation can be made (the search ran past its budget,
+    a model that refuses the test), one line that says why instead."""
+    from litmus.errors import LitmusError
+
+    state = " /\\ ".join(f"{k}={v}" for k, v in outcome.items())
+    try:
+        return explanation_text(test, state, model)
+    except LitmusError as e:
+        return f"(no explanation: {str(e).splitlines()[0] if str(e) else type(e).__name__})"
 
 
 def render_text(x: Explanation) -> str:

@@ -37,14 +37,24 @@ def model_disagreement(test: LitmusTest, reachable: bool) -> str:
 
 
 def observed_forbidden(result: LitmusResult) -> str:
-    """The forbidden outcomes seen, with counts, the histogram and the reproduce command."""
+    """The forbidden outcomes seen, with counts, the histogram, the model's explanation of the
+    most frequent one (``litmus explain``: the axiom and cycle the hardware or compiler broke,
+    or the execution that reaches it where the declared expectation is the mistake) and the
+    reproduce command."""
+    from litmus.explain import outcome_text
+    from litmus.model import ptx_model_for
+
     n = result.instances
     rows = [f"  {o.count} x {o.text()}" + ("  (target outcome)" if o.target else "") for o in result.forbidden]
+    worst = max(result.forbidden, key=lambda o: o.count)
+    why = outcome_text(result.test, worst.state, ptx_model_for(result.test))
     return "\n".join([
         f"observed on {result.backend} (seed {result.config.seed}, {result.rounds} round(s)): "
         f"forbidden outcome(s) in {result.forbidden_count} of {n} instances:",
         *rows,
         result.histogram_text(),
+        f"what the PTX model says of {worst.text()} (litmus explain):",
+        *("  " + line for line in why.splitlines()),
         f"reproduce: {result.reproduce}",
     ])
 

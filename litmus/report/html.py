@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from litmus.codegen.targets import AUDIT_TARGETS
+from litmus.report.explanations import explanations_html, why_anchor
 from litmus.report.rates import (
     LABEL_COLOURS, VERDICT_ORDER, completed, rate_cell, rate_interval,
 )
@@ -46,6 +47,8 @@ class Context:
     audit_note: str = ""
     mutation: Any = None  # MutationScore
     notes: list[str] = field(default_factory=list)
+    explained: list[Any] = field(default_factory=list)  # litmus.report.explanations.Explained
+    unexplained: list[str] = field(default_factory=list)  # ids past MAX_EXPLAINED
 
 
 def build_context(records: Sequence[RunRecord], title: str, source: str = "", audit: bool = False,
@@ -59,6 +62,7 @@ def build_context(records: Sequence[RunRecord], title: str, source: str = "", au
     sources = sorted({str(r["source"]) for r in records if r.get("source")})
     missing = [s for s in sources if not Path(s).is_file()]
     if sources and not missing:
+        from litmus.report.explanations import explain_records
         from litmus.report.mutation import checked_facts, mutation_score, record_facts
         from litmus.spec import load_tests
 
@@ -67,6 +71,7 @@ def build_context(records: Sequence[RunRecord], title: str, source: str = "", au
         by_id = {str(r.get("id")): r for r in records}
         ctx.model = {t.id: record_facts(by_id.get(t.id)) or checked_facts(t) for t in tests}
         ctx.mutation = mutation_score(tests, records, ctx.model)
+        ctx.explained, ctx.unexplained = explain_records(records, ctx.tests)
     elif missing:
         ctx.notes.append("The pattern files the records name are not here (" + ", ".join(missing[:5]) +
                          (", ..." if len(missing) > 5 else "") + "): no model states, audit or mutation "
@@ -355,6 +360,7 @@ def records_table(ctx: Context) -> str:
               ("s to first", "num"), ("seconds", "num"), ("outcomes", "")]
     thead = "".join(f'<th class="{c}">{esc(h)}</th>' for h, c in heads)
     body = []
+    explained = {x.test_id for x in ctx.explained}
     for r in ctx.records:
         rid = str(r.get("id"))
         c = r.get("counts") or {}
@@ -364,11 +370,12 @@ def records_table(ctx: Context) -> str:
         rate_key = "" if iv is None else (f"{iv[0]:.6e}" if iv[0] > 0 else f"{-1 / (iv[2] or 1):.6e}")
         first = r.get("seconds_to_first")
         verdict = str(r.get("verdict"))
+        why = f' <a href="#{why_anchor(rid)}">why</a>' if rid in explained else ""
         body.append(
             f'<tr id="{anchor(rid)}" data-verdict="{esc(verdict)}"><td class=mono>{esc(rid)}</td>'
             f'<td>{esc(r.get("expect") or "-")}</td>'
             f'<td data-v="{model_key}">{model}</td>{audits}'
-            f'<td data-v="{VERDICT_ORDER.index(verdict) if verdict in VERDICT_ORDER else 9}">{badge(verdict)}</td>'
+            f'<td data-v="{VERDICT_ORDER.index(verdict) if verdict in VERDICT_ORDER else 9}">{badge(verdict)}{why}</td>'
             f'<td class=num data-v="{r.get("instances") or 0}">{_num(r.get("instances"))}</td>'
             f'<td class=num data-v="{completed(r)}">{completed(r):,}</td>'
             f'<td class=num data-v="{r.get("target_count") or 0}">{_num(r.get("target_count", 0))}</td>'
@@ -478,6 +485,12 @@ def render_page(ctx: Context) -> str:
     sections.append(("table", "Every variant",
                      f"<p class=muted>Click a heading to sort; type to filter; tick verdicts to show.{audit}</p>"
                      + records_table(ctx)))
+    if ctx.explained:
+        sections.append(("why", "Why the model allows or forbids what was seen",
+                         "<p class=muted>For each violation and each witnessed race, its most frequent forbidden "
+                         "(or target) outcome as <code>litmus explain</code> gives it: the axiom and cycle an "
+                         "outcome broke, or an execution that reaches it.</p>"
+                         + explanations_html(ctx.explained, ctx.unexplained)))
     cost = cost_html(recs)
     if cost:
         sections.append(("cost", "Cost", cost))

@@ -61,6 +61,9 @@ def test_cpu_session_report_fixture_marker_and_junit(pytester: pytest.Pytester, 
     assert "observed on cpu (seed 3, 1 round(s)): forbidden outcome(s) in 128 of 128 instances:" in out
     assert "  128 x P1:r1=1 data=1 ready=1  (target outcome)" in out
     assert "128  forbidden  P1:r1=1 data=1 ready=1  <- target" in out
+    # the model's explanation of the outcome: here the execution that reaches it
+    assert "what the PTX model says of P1:r1=1 data=1 ready=1 (litmus explain):" in out
+    assert "State P1:r1 == 1 /\\ data == 1 /\\ ready == 1: allowed" in out
     assert ("reproduce: litmus run catalog/payload_seen.yaml --backend cpu --seed 3 --iterations 1 "
             "--instances 128") in out
     # (c): the racy variant's target outcome never appears under the interpreter

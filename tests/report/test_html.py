@@ -8,6 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from litmus.cli import main
+from litmus.report.explanations import why_anchor
 from litmus.report.html import build_context, command_text, render_page
 from tests.report.conftest import write_jsonl
 
@@ -24,7 +25,8 @@ def test_page_shows_matrix_plots_model_mutation_machine_and_cost(h200_records, a
     page = render_page(ctx)
     _no_network(page)
     assert page.startswith("<!DOCTYPE html>")
-    assert page.count("<svg") == 3  # rates, histograms, time to first witness
+    # rates, histograms, time to first witness; then one picture per explained outcome
+    assert page.count("<svg") == 3 + sum(1 for x in ctx.explained if x.svg)
     assert 'id=matrix' in page and page.count('class="cell v-') == len(h200_records)
     assert len(re.findall(r'<tr id="row-', page)) == len(h200_records)
     # the model's allowed states, the mutation score, the machine and the command
@@ -37,6 +39,11 @@ def test_page_shows_matrix_plots_model_mutation_machine_and_cost(h200_records, a
     assert re.search(r"0\.0159 \[0\.0158, 0\.016\]", page)
     assert "&lt; " in page
     assert "(may hang)" in page  # MP-reset-race: spins that can never exit
+    # each witnessed race links to the execution that reaches the outcome it saw
+    witnessed = [str(r["id"]) for r in h200_records if r["verdict"] == "racy-witnessed"]
+    assert witnessed and [x.test_id for x in ctx.explained] == witnessed
+    assert all(f'href="#{why_anchor(i)}"' in page and f'id="{why_anchor(i)}"' in page for i in witnessed)
+    assert "One execution that reaches it" in page
     assert render_page(build_context(h200_records, "t", source="h200")) == page  # byte-for-byte reproducible
 
 

@@ -150,6 +150,12 @@ def _trace_info(evs: Sequence[TEvent]) -> _TraceInfo:
         bit = 1 << i
         kind = e.kind
         names = [kind, SEM_SETS[e.sem]]
+        if kind == "F" and e.sem == "sc":
+            # the PTX ISA's release and acquire patterns take "a memory fence", fence.sc included:
+            # NVIDIA's atomics ABI maps a C++ seq_cst store to `fence.sc; st.relaxed`, a release
+            # only if fence.sc is one.  Dat3M tags it SC alone, so a .cat file's ``F & ACQ_REL``
+            # would miss it.
+            names.append("ACQ_REL")
         if kind in "RW":
             names.append("M")
             memory.append((i, e.loc, e.vloc or e.loc))  # type: ignore[arg-type]

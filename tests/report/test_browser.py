@@ -50,13 +50,15 @@ def test_page_renders_in_headless_chromium(h200_records, at_root, tmp_path: Path
     if exe is None:
         pytest.skip("Chromium is not installed (Debian: apt-get install -y chromium; .ci/run does it)")
     page = tmp_path / "page.html"
-    page.write_text(render_page(build_context(h200_records, "browser test")))
+    ctx = build_context(h200_records, "browser test")
+    page.write_text(render_page(ctx))
     url = page.resolve().as_uri()
 
     res = run_chromium(exe, tmp_path / "profile", "--dump-dom", url)
     assert res.returncode == 0, res.stderr[-2000:]
     dom = res.stdout
-    assert dom.count("<svg") == 3 and len(re.findall(r"<(path|use) ", dom)) > 60  # the plots and their marks
+    pictures = sum(1 for x in ctx.explained if x.svg)  # the explanations' execution graphs
+    assert dom.count("<svg") == 3 + pictures and len(re.findall(r"<(path|use) ", dom)) > 60  # plots, marks
     assert len(re.findall(r'<tr data-worst=', dom)) == len({r["test"] for r in h200_records})  # matrix rows
     assert len(re.findall(r'<tr id="row-', dom)) == len(h200_records)
     n = len(h200_records)

@@ -43,7 +43,7 @@ BASES: dict[str, BaseName] = {
     "RLX": _set("RLX", ".relaxed accesses (and the relaxed half of an RMW)"),
     "ACQ": _set("ACQ", ".acquire reads (the read of an .acquire or .acq_rel RMW)"),
     "REL": _set("REL", ".release writes (the write of a .release or .acq_rel RMW)"),
-    "ACQ_REL": _set("ACQ_REL", "fence.acq_rel (as in Dat3M, not fence.sc)"),
+    "ACQ_REL": _set("ACQ_REL", "fence.acq_rel and fence.sc (Dat3M tags fence.sc SC alone; see litmus.model.executions)"),
     "SC": _set("SC", "fence.sc"),
     "GEN": _set("GEN", "the generic proxy"),
     "TEX": _set("TEX", "the texture proxy"),

@@ -6,7 +6,7 @@ and which writes coherence leaves unordered (a race: either may end last)."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 from litmus.ir import LitmusTest, scope_includes
 from litmus.model.relations import Expr, Model, Rel, bits, rel
@@ -14,6 +14,22 @@ from litmus.model.relations import Expr, Model, Rel, bits, rel
 from litmus.explain.events import Event
 from litmus.explain.paths import norm
 from litmus.explain.search import Execution
+
+
+UNSYNCHRONISED = " is no synchronisation: "
+"""In a note on a reads-from edge that does not synchronise."""
+STALE = ": nothing orders the write before the read"
+"""In a note on a read that sees a value older than another thread's write."""
+PLAIN = " is weak (plain)"
+"""Once per plain access in a note on why two accesses are not morally strong."""
+
+
+def missing_edge(notes: Sequence[str]) -> list[str]:
+    """Of an allowed execution's notes, those that name the synchronisation a reader would
+    expect: a reads-from edge with a strong access on one side that does not synchronise; when
+    every such edge synchronises, the first stale read nothing orders."""
+    flags = [n for n in notes if UNSYNCHRONISED in n and n.count(PLAIN) < 2]
+    return flags or [n for n in notes if STALE in n][:1] or list(notes[:1])
 
 
 def model_name(model: Model, want: str) -> str | None:
@@ -50,7 +66,7 @@ def notes(test: LitmusTest, model: Model, ex: Execution, events: list[Event],
                 why = ""
                 cause = rows["cause"]
                 if cause is not None and not (cause[w2] >> r) & 1:
-                    why = f": nothing orders the write before the read (no {names['cause']} edge)"
+                    why = f"{STALE} (no {names['cause']} edge)"
                 out.append(f"{events[r].label} reads {src} although {events[w2].label} is coherence-later "
                            f"(fr){why}")
     for loc, mask in frame.writes_by_loc.items():
@@ -80,7 +96,7 @@ def _synchronisation(test: LitmusTest, base: dict, events: list[Event], rows: di
                     return f"{head} synchronises{via}"
     if not (ms[w] >> r) & 1:
         why = "; ".join(_not_ms(test, base, events, w, r))
-        return f"{head} is no synchronisation: the two are not morally strong ({why})"
+        return f"{head}{UNSYNCHRONISED}the two are not morally strong ({why})"
     missing = []
     if rp is not None and not any((rp[h] >> w) & 1 for h in range(len(rp))):
         missing.append(f"no release pattern ends at the write (neither a release nor after a fence.acq_rel "
@@ -90,13 +106,13 @@ def _synchronisation(test: LitmusTest, base: dict, events: list[Event], rows: di
                        f"or fence.sc in {er.thread})")
     if not missing:
         missing.append("the release and acquire patterns around it are not morally strong with each other")
-    return f"{head} is no synchronisation: {'; '.join(missing)}"
+    return f"{head}{UNSYNCHRONISED}{'; '.join(missing)}"
 
 
 def _not_ms(test: LitmusTest, base: dict, events: list[Event], w: int, r: int) -> list[str]:
     """Why two accesses of different threads are not morally strong."""
     ew, er = events[w], events[r]
-    out = [f"{e.label} is weak (plain)" for e in (ew, er) if e.sem == "weak"]
+    out = [f"{e.label}{PLAIN}" for e in (ew, er) if e.sem == "weak"]
     tw = next(t for t in test.threads if t.name == ew.thread)
     tr = next(t for t in test.threads if t.name == er.thread)
     for e, me, other in ((ew, tw, tr), (er, tr, tw)):

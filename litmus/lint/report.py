@@ -26,6 +26,7 @@ def render_text(report: LintReport) -> str:
                          f"model (ptx): {f.verdict.words}")
             if f.verdict.why:
                 lines.append(f"    why: {f.verdict.why}")
+            lines += [f"    missing: {note}" for note in f.verdict.missing]
             lines.append(f"    fix: {f.fix}")
             if f.compiled_barrier is not None:
                 has = "has a" if f.compiled_barrier else "has no"

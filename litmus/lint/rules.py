@@ -6,7 +6,9 @@ Triton terms; the verdict comes from the model on that variant (:mod:`litmus.lin
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from litmus.lint.events import Event, KernelEvents, Site
 from litmus.lint.verdicts import Verdict, catalog_verdict
@@ -20,6 +22,8 @@ RULES: dict[str, str] = {
     "barrier-war": "reads of peer memory before a relaxed barrier and writes to it after, in one kernel",
     "plain-reset": "a flag reset to 0 after its wait by a plain tl.store or a relaxed atomic",
     "signal-reuse": "a flag set to a constant in a loop, with no wait for the consumer's reset between rounds",
+    "acquire-reread": "a plain tl.load of an address the kernel read before an inline-asm acquire, with no store, "
+                      "atomic or barrier between: the compiler reuses the first value",
 }
 """Rule name -> what it looks for (``litmus lint --help`` and docs/lint.md list them)."""
 
@@ -33,6 +37,10 @@ CATALOG_VARIANTS: tuple[str, ...] = (
     "SYMM-barrier-p1[acqrel-nopost-sys]", "SYMM-barrier-p1[recipes-nobar-acq-sys]", "SYMM-barrier-p2[p2-relaxed]",
 )
 """Every catalog variant a finding can name (the rules below pick one by the shape's details)."""
+
+COMPILER_VARIANTS: tuple[str, ...] = ("MP-reread[plain-ldacq-plain]", "MP-reread[plain-fence-plain]")
+"""Catalog variants the model calls correct and a compiler miscompiles (``acquire-reread``): the
+finding is about the compiled code, so it does not make ``litmus lint`` exit 1."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +72,7 @@ class Finding:
                 "via": [str(f) for f in self.site.via], "message": self.message, "fix": self.fix,
                 "pattern": self.pattern, "catalog_file": self.verdict.source_file,
                 "model": {"bug_allowed": self.verdict.bug_allowed, "may_hang": self.verdict.may_hang,
-                          "why": self.verdict.why},
+                          "why": self.verdict.why, "missing": list(self.verdict.missing)},
                 "incorrect": self.incorrect, "related": [str(s) for s in self.related],
                 "compiled_barrier": self.compiled_barrier}
 
@@ -174,7 +182,7 @@ class _Check:
         return self.kernel.events
 
     def add(self, rule: str, site: Site, message: str, fix: str, test_id: str, related: tuple[Site, ...] = ()) -> None:
-        assert test_id in CATALOG_VARIANTS, f"add {test_id} to CATALOG_VARIANTS"
+        assert test_id in CATALOG_VARIANTS + COMPILER_VARIANTS, f"add {test_id} to CATALOG_VARIANTS"
         self.findings.append(Finding(rule, self.kernel.name, site, message, fix, catalog_verdict(test_id), related))
 
     def payload(self, kind: str, after: int, before: int, path: Event) -> list[Event]:
@@ -371,11 +379,102 @@ def _signal_reuse(c: _Check) -> None:
               "MP-reset-race[iris-cas-signal-cas-reset]" if s.op == "cas" else "MP-reset-race[relacq-plain-reset]")
 
 
+@dataclass(frozen=True, eq=False)
+class _Read:
+    """A ``tl.load`` call as the kernel's source writes it, and its statement's place in a block."""
+
+    line: int
+    block: list[ast.stmt]  # the statement list that holds its statement
+    position: int  # the statement's index in that list
+    address: str  # the pointer and mask arguments, as written
+    names: frozenset[str]  # the names the address is computed from
+
+    def before(self, other: "_Read") -> bool:
+        """Whether it is an earlier statement of ``other``'s block with the same address."""
+        return self.block is other.block and self.position < other.position and self.address == other.address
+
+    def reassigned(self, other: "_Read") -> bool:
+        """Whether a statement between the two assigns a name the address is computed from."""
+        return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in self.names
+                   for stmt in self.block[self.position + 1:other.position] for n in ast.walk(stmt))
+
+
+def _source_reads(file: str, kernel: str) -> list[_Read]:
+    """The plain (not volatile) ``tl.load`` calls of ``kernel``'s body in ``file``, in source order.
+
+    The source, not the TTIR: triton 3.8 and 3.9 have already merged the re-read away there."""
+    try:
+        tree = ast.parse(Path(file).read_text())
+    except (OSError, SyntaxError, ValueError):
+        return []
+    fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == kernel), None)
+    if fn is None:
+        return []
+    reads: list[_Read] = []
+    blocks = [b for n in ast.walk(fn) for b in (getattr(n, f, None) for f in ("body", "orelse"))
+              if isinstance(b, list) and b and isinstance(b[0], ast.stmt)]
+    for block in blocks:
+        for pos, stmt in enumerate(block):
+            # a call inside a nested block belongs to that block's statement
+            nested = {id(x) for b in ("body", "orelse") for n in getattr(stmt, b, []) or [] for x in ast.walk(n)}
+            for call in ast.walk(stmt):
+                if id(call) in nested or not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                                              and call.func.attr == "load" and call.args):
+                    continue
+                kw = {k.arg: k.value for k in call.keywords}
+                if isinstance(kw.get("volatile"), ast.Constant) and kw["volatile"].value is True:
+                    continue
+                parts = [call.args[0], *call.args[1:2], *([kw["mask"]] if "mask" in kw else [])]
+                names = frozenset(n.id for p in parts for n in ast.walk(p) if isinstance(n, ast.Name))
+                reads.append(_Read(call.lineno, block, pos, " ".join(ast.unparse(p) for p in parts), names))
+    return sorted(reads, key=lambda r: r.line)
+
+
+_REREAD_SAFE = ("make the re-read strong: `tl.load(p, volatile=True)` (or `tl.atomic_load(p, sem='relaxed', "
+                "scope=...)` on triton >= 3.9); or acquire with an atomic (`tl.atomic_add(flag, 0, sem='acquire', "
+                "scope=...)`), or put `tl.debug_barrier()` between the acquire and the re-read")
+
+
+def _acquire_reread(c: _Check) -> None:
+    """A plain re-read, after an inline-asm acquire, of an address the kernel read before it, with
+    no store, atomic or CTA barrier between: compiled to no load (docs/compiler-bugs/ptxas-report.md).
+
+    Both reads and the acquire must be statements of one block (one path, in this order), and
+    the address the same expression, its names not assigned between."""
+    acquires = [e for e in c.ev if "inline asm" in e.via and e.acquire and e.kind in ("load", "spin", "fence")]
+    if not acquires:
+        return
+    file = acquires[0].site.file
+    reads = _source_reads(file, c.kernel.name)
+    for second in reads:
+        for first in (r for r in reads if r.before(second) and not r.reassigned(second)):
+            between = [e for e in c.ev if first.line < e.site.line < second.line]
+            acq = next((e for e in between if e in acquires and e.kind == "load"), None) \
+                or next((e for e in between if e in acquires), None)
+            if acq is None or any(e.kind in ("store", "atomic", "barrier") or (e.kind == "spin" and e.op != "load")
+                                  for e in between):
+                continue
+            how = {
+                "load": "ptxas 11.8 to 13.5 (-O1 and above) lets the plain load move above `ld.acquire` and reuses "
+                        "the first value (triton 3.6, 3.7); triton 3.8 and 3.9 merge the two tl.load themselves",
+                "spin": "triton 3.8 and 3.9 merge the two tl.load across the spin loop (ptxas keeps a load after a "
+                        "loop: triton 3.6 and 3.7 keep it)",
+                "fence": "triton 3.8 and 3.9 merge the two tl.load across the inline-asm fence (docs/compiler-bugs.md, "
+                         "finding 3); ptxas keeps a load after a fence",
+            }[acq.kind]
+            c.add("acquire-reread", Site(file, second.line), f"plain re-read of `{second.address}` after the "
+                  f"inline-asm acquire at line {acq.site.line} ({acq.via}), read before it at line {first.line}: the "
+                  f"compiled code may return the first value, read before the acquire. {how}", _REREAD_SAFE,
+                  "MP-reread[plain-fence-plain]" if acq.kind == "fence" else "MP-reread[plain-ldacq-plain]",
+                  (Site(file, first.line), acq.site))
+            break
+
+
 def check_kernel(k: KernelEvents, peers: frozenset[str],
                  file_flag_keys: set[str] | None = None) -> tuple[list[Finding], list[str]]:
     """The findings for one kernel's events, and notes on shapes that are fine only by assumption."""
     c = _Check(k, shape_of(k, file_flag_keys or set(), peers), peers)
-    for rule in (_peer_scope, _signals, _waits, _barrier_war, _signal_reuse):
+    for rule in (_peer_scope, _signals, _waits, _barrier_war, _signal_reuse, _acquire_reread):
         rule(c)
     unique = {(f.rule, f.site.line, f.pattern): f for f in c.findings}  # unrolled loops repeat a shape
     return sorted(unique.values(), key=lambda f: (f.site.line, f.rule)), list(dict.fromkeys(c.notes))

@@ -6,6 +6,7 @@ import functools
 from dataclasses import dataclass
 
 from litmus.errors import LitmusError
+from litmus.ir import LitmusTest
 
 
 @dataclass(frozen=True)
@@ -13,13 +14,16 @@ class Verdict:
     """What the PTX model says about one catalog variant.
 
     ``bug_allowed``: the variant's target (the bug outcome: a stale read, a pad left set) is
-    allowed; ``may_hang``: some execution spins forever.  ``why``: the catalog's explanation."""
+    allowed; ``may_hang``: some execution spins forever.  ``why``: the catalog's explanation.
+    ``missing``: for an allowed bug outcome, what ``litmus explain`` says no axiom has to rule it
+    out (the synchronisation that is absent), in its words."""
 
     test_id: str
     bug_allowed: bool
     may_hang: bool
     why: str
     source_file: str
+    missing: tuple[str, ...] = ()
 
     @property
     def incorrect(self) -> bool:
@@ -46,6 +50,21 @@ def catalog_verdict(test_id: str) -> Verdict:
     if not tests:
         raise LitmusError(f"litmus lint: the catalog has no variant {test_id} (the lint rule table names it)")
     test = tests[0]
-    result = check(test, ptx_model_for(test))
+    model = ptx_model_for(test)
+    result = check(test, model)
     why = test.expect.why if test.expect is not None else ""
-    return Verdict(test.id, result.target_reachable, result.possible_hang, why, test.source_file)
+    missing = _missing(test, model) if result.target_reachable else ()
+    return Verdict(test.id, result.target_reachable, result.possible_hang, why, test.source_file, missing)
+
+
+def _missing(test: LitmusTest, model: str) -> tuple[str, ...]:
+    """``litmus explain``'s notes on one execution that reaches the variant's target that name
+    the missing edge (:func:`litmus.explain.absent.missing_edge`)."""
+    from litmus.explain import explain
+    from litmus.explain.absent import missing_edge
+
+    try:
+        notes = explain(test, model=model).notes
+    except LitmusError:  # past the explanation's step budget: the verdict stands without the words
+        return ()
+    return tuple(missing_edge(notes))

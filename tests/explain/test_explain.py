@@ -239,3 +239,19 @@ def test_a_drawing_dot_cannot_route_with_edge_labels_is_drawn_with_labels_after_
     x = explain(test, "P1:r0=0 /\\ P1:r2=0 /\\ P3:r0=1 /\\ P3:r2=0 /\\ d0=1 /\\ d1=1 /\\ pad0=0 /\\ pad1=0")
     svg = svg_text(x)
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg and ">rf<" in svg
+
+
+def test_missing_edge_prefers_a_flag_edge_over_data_and_else_a_stale_read() -> None:
+    from litmus.explain.absent import missing_edge
+
+    data = "W x=1 (P0) -rf-> R x=1 (P1) is no synchronisation: the two are not morally strong " \
+           "(W x=1 (P0) is weak (plain); R x=1 (P1) is weak (plain))"
+    flag = "W flag=1 (P0) -rf-> R.acq.sys flag=1 (P1) is no synchronisation: the two are not morally strong " \
+           "(W flag=1 (P0) is weak (plain))"
+    stale = "R y=0 (P1) reads the initial value although W y=1 (P2) is coherence-later (fr): nothing orders " \
+            "the write before the read (no cause edge)"
+    synced = "W.rel.sys flag=1 (P0) -rf-> R.acq.sys flag=1 (P1) synchronises"
+    assert missing_edge([data, flag, stale]) == [flag]
+    assert missing_edge([data, synced, stale, stale + " again"]) == [stale]
+    assert missing_edge([synced]) == [synced]
+    assert missing_edge([]) == []

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from litmus.codegen.generate import generate
 from litmus.codegen.layout import KERNEL_SIGNATURE
@@ -77,16 +79,63 @@ def ast_source(fn: Any, signature: Mapping[str, str], constexprs: Mapping[str, A
     return ASTSource(fn, sig)
 
 
+BINARY_STAGES: tuple[str, ...] = ("cubin", "hsaco")
+"""Triton's last stage per backend: the loadable binary (ptxas, or ld.lld), which no text artifact needs."""
+
+
+class _TextOnly:
+    """A Triton ``add_stages_inspection_hook`` that replaces the binary stage by an empty binary.
+
+    Triton calls it with no arguments for its part of the cache key (3.7 on), and with
+    ``(backend, stages, options, language, capability)`` when it builds the pipeline."""
+
+    KEY = "litmus-text-only"
+
+    def __call__(self, *args: Any) -> Any:
+        if not args:
+            return self.KEY, self.KEY
+        stages = args[1]
+        for ext in BINARY_STAGES:
+            if ext in stages:
+                stages[ext] = lambda _module, _metadata: b""
+        return None
+
+
+@contextlib.contextmanager
+def _text_only() -> Iterator[None]:
+    """Compile without the binary stage, into a Triton cache of litmus's own: an empty binary must
+    never sit in the user's Triton cache, where a later launch of the same kernel would load it
+    (triton 3.6 leaves the hook out of its cache key)."""
+    from triton import knobs
+
+    saved_hook = knobs.runtime.add_stages_inspection_hook
+    saved_dir = os.environ.get("TRITON_CACHE_DIR")
+    knobs.runtime.add_stages_inspection_hook = _TextOnly()
+    os.environ["TRITON_CACHE_DIR"] = str(cache_root() / "triton-text-only")
+    try:
+        yield
+    finally:
+        knobs.runtime.add_stages_inspection_hook = saved_hook
+        if saved_dir is None:
+            os.environ.pop("TRITON_CACHE_DIR", None)
+        else:
+            os.environ["TRITON_CACHE_DIR"] = saved_dir
+
+
 def compile_jit(fn: Any, signature: Mapping[str, str], target: Target, constexprs: Mapping[str, Any] | None = None,
                 num_warps: int = 4, sass: bool = True) -> dict[str, str]:
     """Text artifacts (:data:`TEXT_ARTIFACTS`) of one ``@triton.jit`` function compiled for
     ``target`` on this machine, no GPU needed; with ``sass`` (cuda), also the SASS disassembled
-    from the cubin when Triton's tools run here (about 0.7 s a kernel on two cores).  The one
-    place litmus calls ``triton.compile``: codegen, the audit, lint and cost all compile here."""
+    from the cubin when Triton's tools run here (about 0.7 s a kernel on two cores).  Without
+    it, the binary stage (ptxas, the linker) is skipped: the text artifacts do not need it.
+    The one place litmus calls ``triton.compile``: codegen, the audit, lint and cost all
+    compile here."""
     import triton
 
     src = ast_source(fn, signature, constexprs or {})
-    compiled = triton.compile(src, target=target.gpu_target(), options={"num_warps": num_warps})
+    binary = sass and target.backend == "cuda"
+    with contextlib.nullcontext() if binary else _text_only():
+        compiled = triton.compile(src, target=target.gpu_target(), options={"num_warps": num_warps})
     asm = {k: v for k, v in compiled.asm.items() if k in TEXT_ARTIFACTS and isinstance(v, str)}
     if sass and "sass" not in asm and isinstance(compiled.asm.get("cubin"), bytes):
         text = disassemble(compiled.asm["cubin"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -64,3 +65,29 @@ def test_parse_target(text, backend, arch, warp) -> None:
 def test_bad_target_says_how_to_write_one(bad: str) -> None:
     with pytest.raises(LitmusError, match="cuda:90|hip:gfx942"):
         parse_target(bad)
+
+
+@pytest.mark.parametrize("target", ["cuda:90", "hip:gfx942"])
+def test_text_only_compiles_skip_the_binary_and_keep_it_out_of_the_users_cache(
+        target: str, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import triton
+
+    from litmus.codegen.compiler import compile_kernel
+    from litmus.codegen.generate import generate
+    from litmus.codegen.loader import load_kernel
+    from litmus.codegen.options import CodegenOptions
+
+    user_cache = tmp_path / "user-triton-cache"
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(user_cache))
+    monkeypatch.setenv("LITMUS_CACHE", str(tmp_path / "litmus-cache"))
+    source = generate(irs.mp_volatile(), CodegenOptions().with_backend(parse_target(target).backend))
+    fn = getattr(load_kernel(source, interpret=False), source.kernel_names[0])
+    text = compile_kernel(fn, parse_target(target), 256)
+    binaries = [p for p in (tmp_path / "litmus-cache" / "triton-text-only").rglob("*") if p.suffix in (".cubin", ".hsaco")]
+    assert binaries and all(p.stat().st_size == 0 for p in binaries)  # the stage ran as the empty stand-in
+    assert not user_cache.exists() or not any(p.suffix in (".cubin", ".hsaco") for p in user_cache.rglob("*"))
+    assert triton.knobs.runtime.add_stages_inspection_hook is None and os.environ["TRITON_CACHE_DIR"] == str(user_cache)
+    if target.startswith("cuda"):
+        full = compile_kernel(fn, parse_target(target), 256, sass=True)
+        assert full["ptx"] == text["ptx"] and "sass" in full
+        assert [p for p in user_cache.rglob("*.cubin") if p.stat().st_size > 0]  # the real compile went to the user's cache

@@ -122,20 +122,29 @@ def _text_only() -> Iterator[None]:
             os.environ["TRITON_CACHE_DIR"] = saved_dir
 
 
+_BINARY_CHECKED: set[str] = set()
+"""Targets whose binary stage has run in this process (ptxas or the linker accepted the target)."""
+
+
 def compile_jit(fn: Any, signature: Mapping[str, str], target: Target, constexprs: Mapping[str, Any] | None = None,
-                num_warps: int = 4, sass: bool = True) -> dict[str, str]:
+                num_warps: int = 4, sass: bool = True, binary: bool = True) -> dict[str, str]:
     """Text artifacts (:data:`TEXT_ARTIFACTS`) of one ``@triton.jit`` function compiled for
     ``target`` on this machine, no GPU needed; with ``sass`` (cuda), also the SASS disassembled
-    from the cubin when Triton's tools run here (about 0.7 s a kernel on two cores).  Without
-    it, the binary stage (ptxas, the linker) is skipped: the text artifacts do not need it.
-    The one place litmus calls ``triton.compile``: codegen, the audit, lint and cost all
-    compile here."""
+    from the cubin when Triton's tools run here (about 0.7 s a kernel on two cores).
+
+    ``binary=False`` skips the binary stage (ptxas, the linker), which no text artifact needs,
+    unless SASS is asked for or the target has not yet been through it in this process: that
+    stage is where an unknown target (``cuda:20``) or another ISA's inline asm fails, so a user's
+    kernel keeps it and generated kernels keep it once per target.  The one place litmus calls
+    ``triton.compile``: codegen, the audit, lint and cost all compile here."""
     import triton
 
     src = ast_source(fn, signature, constexprs or {})
-    binary = sass and target.backend == "cuda"
-    with contextlib.nullcontext() if binary else _text_only():
+    full = binary or (sass and target.backend == "cuda") or str(target) not in _BINARY_CHECKED
+    with contextlib.nullcontext() if full else _text_only():
         compiled = triton.compile(src, target=target.gpu_target(), options={"num_warps": num_warps})
+    if full:
+        _BINARY_CHECKED.add(str(target))
     asm = {k: v for k, v in compiled.asm.items() if k in TEXT_ARTIFACTS and isinstance(v, str)}
     if sass and "sass" not in asm and isinstance(compiled.asm.get("cubin"), bytes):
         text = disassemble(compiled.asm["cubin"])
@@ -147,7 +156,7 @@ def compile_jit(fn: Any, signature: Mapping[str, str], target: Target, constexpr
 def compile_kernel(fn: object, target: Target, block: int, num_warps: int = 4, sass: bool = False) -> dict[str, str]:
     """Text artifacts of one generated kernel (:data:`KERNEL_SIGNATURE`) compiled for ``target``
     (with ``sass``, the SASS too: see :func:`compile_jit`)."""
-    return compile_jit(fn, KERNEL_SIGNATURE, target, {"BLOCK": block}, num_warps, sass=sass)
+    return compile_jit(fn, KERNEL_SIGNATURE, target, {"BLOCK": block}, num_warps, sass=sass, binary=False)
 
 
 def _cache_file(source: KernelSource, target: Target, version: str, num_warps: int, sass: bool) -> Path:

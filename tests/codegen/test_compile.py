@@ -77,6 +77,9 @@ def test_text_only_compiles_skip_the_binary_and_keep_it_out_of_the_users_cache(
     from litmus.codegen.loader import load_kernel
     from litmus.codegen.options import CodegenOptions
 
+    import litmus.codegen.compiler as compiler
+
+    monkeypatch.setattr(compiler, "_BINARY_CHECKED", {target})  # its binary stage already ran once
     user_cache = tmp_path / "user-triton-cache"
     monkeypatch.setenv("TRITON_CACHE_DIR", str(user_cache))
     monkeypatch.setenv("LITMUS_CACHE", str(tmp_path / "litmus-cache"))
@@ -91,3 +94,15 @@ def test_text_only_compiles_skip_the_binary_and_keep_it_out_of_the_users_cache(
         full = compile_kernel(fn, parse_target(target), 256, sass=True)
         assert full["ptx"] == text["ptx"] and "sass" in full
         assert [p for p in user_cache.rglob("*.cubin") if p.stat().st_size > 0]  # the real compile went to the user's cache
+
+
+def test_a_target_is_checked_by_its_binary_stage_once_so_an_unknown_one_still_fails(
+        tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import litmus.codegen.compiler as compiler
+
+    monkeypatch.setenv("LITMUS_CACHE", str(tmp_path))  # nothing compiled yet
+    monkeypatch.setattr(compiler, "_BINARY_CHECKED", set())
+    with pytest.raises(LitmusError, match="could not compile kernel .* for cuda:20"):
+        compile_variant(irs.mp_volatile(), "cuda:20")
+    compile_variant(irs.mp_volatile(), "cuda:90")
+    assert compiler._BINARY_CHECKED == {"cuda:90"}

@@ -17,8 +17,9 @@ pytest.importorskip("vulture")
 
 
 def test_litmus_defines_nothing_unused() -> None:
+    # litmus/lint/libs/ stands in for other libraries: its names are the ones users' kernels call
     cmd = [sys.executable, "-m", "vulture", "litmus", "tests", "benchmarks", "scripts", "tests/vulture_whitelist.py",
-           "--min-confidence", "60", "--ignore-names", "pytest_*,model_config",
+           "--exclude", "litmus/lint/libs", "--min-confidence", "60", "--ignore-names", "pytest_*,model_config",
            "--ignore-decorators", "@main.command,@click.command,@click.group,@pytest.fixture,@atexit.register"]
     res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     unused = [line for line in res.stdout.splitlines() if line.startswith("litmus/")]

@@ -9,15 +9,17 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from litmus.lint.events import KernelEvents, extract
-from litmus.lint.rules import Finding, check_kernel, shape_of
+from litmus.lint.rules import Finding, check_kernel, peer_read_roots, shape_of
 
 LIMITS = (
     "it reads one file: a producer and a consumer in different files are not paired, and each rule judges one "
     "kernel's side of a flag (the other side is taken as the catalog variant has it)",
     "peer memory is proven only from pointer tables (buffer_ptrs/signal_pad_ptrs loaded in the kernel) and "
-    "heap-base translation; a plain pointer argument is taken as local unless marked with --peer",
-    "loops whose exit depends on data are analysed only as spins on one flag; for-loops with bounds read from "
-    "memory are not",
+    "heap-base translation; a plain pointer argument is taken as local unless marked with --peer or read through a "
+    "peer pointer by a kernel of the file; an acquire is matched to a wait by the object its pointer reaches, "
+    "offsets not compared",
+    "loops whose exit depends on data are analysed only as spins on one flag (and `while` loops on a plain tl.load "
+    "of the source, also when the compiler removed them); for-loops with bounds read from memory are not",
     "it judges the Triton program; of the compiled code it reads only whether a CTA barrier sits where a "
     "tl.debug_barrier() is missing (run litmus audit on the --emit-yaml pattern for the rest)",
     "what the flags protect across kernel launches (symm_mem's patterns 0 and 2 rely on the launch boundary)",
@@ -42,11 +44,13 @@ class KernelReport:
     notes: list[str] = field(default_factory=list)
     events: KernelEvents | None = None
     peers: frozenset[str] = frozenset()  # arguments marked as a peer's for this kernel (--peer, LITMUS_LINT)
+    inferred: dict[str, dict[str, Any]] = field(default_factory=dict)  # parameter -> {"value", "why"}
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready record."""
         return {"kernel": self.name, "file": self.file, "line": self.line,
-                "findings": [f.as_dict() for f in self.findings], "notes": list(self.notes)}
+                "findings": [f.as_dict() for f in self.findings], "notes": list(self.notes),
+                "inferred": {k: dict(v) for k, v in self.inferred.items()}}
 
 
 @dataclass
@@ -59,6 +63,8 @@ class LintReport:
     peers: frozenset[str]
     kernels: list[KernelReport] = field(default_factory=list)
     context_keys: frozenset[str] = frozenset()  # flags the file's other kernels spin on (--kernel NAME)
+    stubbed: dict[str, Any] = field(default_factory=dict)  # modules replaced to import the file
+    file_notes: list[str] = field(default_factory=list)  # notes about the file, before the kernels'
 
     @property
     def findings(self) -> list[Finding]:
@@ -72,8 +78,8 @@ class LintReport:
 
     @property
     def notes(self) -> list[str]:
-        """Notes of every kernel."""
-        return [n for k in self.kernels for n in k.notes]
+        """Notes about the file, then those of every kernel."""
+        return list(self.file_notes) + [n for k in self.kernels for n in k.notes]
 
     def rules(self) -> set[tuple[str, str, int]]:
         """``(rule, kernel, line)`` of every finding (what tests compare)."""
@@ -88,7 +94,8 @@ class LintReport:
         """A JSON-ready record (``litmus lint --json``)."""
         return {"file": self.file, "target": self.target, "triton": self.triton_version,
                 "peers": sorted(self.peers), "kernels": [k.as_dict() for k in self.kernels],
-                "incorrect": len(self.incorrect), "limits": list(LIMITS)}
+                "incorrect": len(self.incorrect), "limits": list(LIMITS), "stubbed": dict(self.stubbed),
+                "notes": list(self.file_notes)}
 
     def kernel_peers(self) -> dict[str, frozenset[str]]:
         """Each kernel's marked peer arguments (``--peer`` and its own ``LITMUS_LINT`` entry)."""
@@ -119,7 +126,39 @@ def _with_compiled_barrier(f: Finding, kind: str, asm: str) -> Finding:
     return replace(f, compiled_barrier=barrier_between(asm, kind, lines(f.related[0]), lines(f.site)))
 
 
-def _spin_keys(others: Iterable[Any], target: str, given: Mapping[str, Any], num_warps: int) -> frozenset[str]:
+def _stub_note(k: Any) -> str | None:
+    """A note naming what kernel ``k`` uses from modules stubbed empty, or None."""
+    from litmus.lint.stubs import stub_uses
+
+    used = stub_uses(k.fn)
+    if not used:
+        return None
+    return (f"{k.file}:{k.line}: kernel {k.name} uses {', '.join(used)}, from a module absent here: compiled as "
+            "doing nothing to memory; if it signals or waits, describe it with --helpers FILE")
+
+
+def _compile_explained(k: Any, sig: Any, target: str, num_warps: int) -> Any:
+    """:func:`~litmus.lint.compile.compile_kernel`, with a hint on a compile error when the kernel
+    uses a name from a module that was stubbed empty to import the file."""
+    from litmus.errors import LitmusError, Problem
+    from litmus.lint.compile import compile_kernel
+    from litmus.lint.stub import Stub, StubModule
+
+    try:
+        return compile_kernel(k.fn, sig, target, num_warps)
+    except LitmusError as err:
+        raw = getattr(k.fn, "fn", k.fn)
+        names = set(getattr(getattr(raw, "__code__", None), "co_names", ()))
+        stubs = sorted(n for n in names if isinstance(getattr(raw, "__globals__", {}).get(n), (Stub, StubModule)))
+        if not stubs:
+            raise
+        hint = (f"; the kernel uses {', '.join(stubs)}, from a module absent here that was stubbed empty: describe "
+                "its ordering in a helpers file (litmus lint --helpers FILE) or install the module")
+        raise LitmusError([Problem(p.file, p.line, p.column, p.message + hint) for p in err.problems]) from None
+
+
+def _spin_keys(others: Iterable[Any], target: str, given: Mapping[str, Any], num_warps: int,
+               infer: bool = True) -> frozenset[str]:
     """The flags the ``others`` kernels spin on: what makes a plain store of a constant a flag
     in the kernel linted alone (``--kernel NAME``, ``litmus.lint(kernel)``) as in its file. A
     kernel that does not compile here is skipped (the one asked for is linted all the same)."""
@@ -132,7 +171,8 @@ def _spin_keys(others: Iterable[Any], target: str, given: Mapping[str, Any], num
     for k in others:
         names = {p.name for p in getattr(k.fn, "params", [])}
         try:
-            sig = kernel_signature(k.fn, {**k.signature, **{n: v for n, v in given.items() if n in names}})
+            sig = kernel_signature(k.fn, {**k.signature, **{n: v for n, v in given.items() if n in names}},
+                                   getattr(k, "call_site", None), infer)
             compiled = compile_kernel(k.fn, sig, target, num_warps)
         except LitmusError:
             continue
@@ -145,14 +185,14 @@ def _spin_keys(others: Iterable[Any], target: str, given: Mapping[str, Any], num
 
 def lint_kernels(found: Iterable[Any], file: str, target: str = "cuda:90",
                  signature: Mapping[str, Any] | None = None, peers: Iterable[str] = (),
-                 num_warps: int = 4, context: Iterable[Any] = ()) -> LintReport:
+                 num_warps: int = 4, context: Iterable[Any] = (), infer: bool = True) -> LintReport:
     """Lint ``found`` (:class:`~litmus.lint.load.FoundKernel` s) compiled for ``target``.
 
     ``context``: the file's other kernels, read only for the flags they spin on, so that a
-    kernel linted alone gets the findings it gets with its file."""
+    kernel linted alone gets the findings it gets with its file.  ``infer``: parameters that
+    nothing gives a type are inferred from the kernel's launch and source (a note says how)."""
     import triton
 
-    from litmus.lint.compile import compile_kernel
     from litmus.lint.signature import kernel_signature
     from litmus.lint.ttir import parse
 
@@ -185,22 +225,26 @@ def lint_kernels(found: Iterable[Any], file: str, target: str = "cuda:90",
     for k in found:
         # what the caller gives applies to each kernel that has the parameter
         mine = {name: value for name, value in given.items() if name in params[k.name]}
-        sig = kernel_signature(k.fn, {**k.signature, **mine})
-        compiled = compile_kernel(k.fn, sig, target, num_warps)
+        sig = kernel_signature(k.fn, {**k.signature, **mine}, getattr(k, "call_site", None), infer)
+        compiled = _compile_explained(k, sig, target, num_warps)
         functions = tuple(parse(compiled.ttir, f"{k.name}.ttir"))
         kernel_fn = next((f for f in functions if f.name == k.name), functions[0])
         events = extract(kernel_fn, str(Path(k.file).resolve()) if Path(k.file).exists() else k.file, functions)
-        report.kernels.append(KernelReport(k.name, k.file, k.line, events=events, notes=list(events.notes)))
+        said = [n for n in (sig.inferred_note(), _stub_note(k)) if n]
+        inferred = {n: {"value": sig.value_of(n), "why": why} for n, why in sig.inferred.items()}
+        report.kernels.append(KernelReport(k.name, k.file, k.line, events=events,
+                                           notes=said + list(events.notes), inferred=inferred))
         asm_of[k.name] = compiled
     report.peers = marked.union(*(frozenset(k.peers) for k in found))
     names = {k.name for k in found}
-    report.context_keys = _spin_keys([k for k in context if k.name not in names], target, given, num_warps)
+    report.context_keys = _spin_keys([k for k in context if k.name not in names], target, given, num_warps, infer)
     keys = report.flag_keys()
+    read_roots = peer_read_roots([k.events for k in report.kernels if k.events])  # what peers read
     for kr in report.kernels:
         kpeers = marked | frozenset(next((k.peers for k in found if k.name == kr.name), ()))
         kr.peers = kpeers
         assert kr.events is not None
-        findings, notes = check_kernel(kr.events, kpeers, keys)
+        findings, notes = check_kernel(kr.events, kpeers, keys, read_roots)
         compiled = asm_of.get(kr.name)
         if compiled is not None and compiled.asm:
             findings = [_with_compiled_barrier(f, compiled.asm_kind, compiled.asm) for f in findings]
@@ -223,14 +267,33 @@ def lint_kernels(found: Iterable[Any], file: str, target: str = "cuda:90",
     return report
 
 
-def lint_file(path: str | Path, kernel: str | None = None, target: str = "cuda:90",
-              signature: Mapping[str, Any] | None = None, peers: Iterable[str] = ()) -> LintReport:
-    """Lint the ``@triton.jit`` kernels of the file at ``path`` (or only ``kernel``)."""
+def default_target(module: Any) -> str:
+    """``hip:gfx942`` for a file that imports an AMD library (iris), else ``cuda:90``."""
+    from litmus.lint.libs import HIP_LIBRARIES
+
+    stubbed = getattr(module, "__litmus_stubbed__", None)
+    used = set(getattr(stubbed, "standins", {}) or {})
+    return "hip:gfx942" if any(n.split(".")[0] in HIP_LIBRARIES for n in used) else "cuda:90"
+
+
+def lint_file(path: str | Path, kernel: str | None = None, target: str | None = None,
+              signature: Mapping[str, Any] | None = None, peers: Iterable[str] = (),
+              helpers: str | Path | None = None, infer: bool = True) -> LintReport:
+    """Lint the ``@triton.jit`` kernels of the file at ``path`` (or only ``kernel``).
+
+    ``target`` None: hip:gfx942 for a file that imports iris, else cuda:90.  ``helpers``: a
+    YAML file describing the ordering of the user's own helper library
+    (:mod:`litmus.lint.helpers`)."""
     from litmus.errors import LitmusError
     from litmus.lint.load import import_file, kernels_of
 
     p = Path(path)
-    module = import_file(p)
+    standins = {}
+    if helpers is not None:
+        from litmus.lint.helpers import load_helpers
+
+        standins = load_helpers(Path(helpers))
+    module = import_file(p, standins)
     found = kernels_of(module, p, kernel)
     context: list[Any] = []
     if kernel is not None:  # the others are read for the flags they spin on
@@ -238,14 +301,27 @@ def lint_file(path: str | Path, kernel: str | None = None, target: str = "cuda:9
             context = kernels_of(module, p)
         except LitmusError:
             context = []
-    return lint_kernels(found, str(path), target, signature, peers, context=context)
+    report = lint_kernels(found, str(path), target or default_target(module), signature, peers, context=context,
+                          infer=infer)
+    stubbed = getattr(module, "__litmus_stubbed__", None)
+    if stubbed is not None:
+        note = stubbed.note(str(path))
+        report.stubbed = {"standins": dict(stubbed.standins), "empty": list(stubbed.empty),
+                          "guards": list(stubbed.guards)}
+        if note:
+            report.file_notes.append(note)
+    return report
 
 
 def lint_kernel(fn: Any, target: str = "cuda:90", signature: Mapping[str, Any] | None = None,
-                peers: Iterable[str] = ()) -> LintReport:
-    """Lint one jitted kernel object (the pytest fixture's ``litmus.lint(kernel)``)."""
+                peers: Iterable[str] = (), infer: bool = False) -> LintReport:
+    """Lint one jitted kernel object (the pytest fixture's ``litmus.lint(kernel)``).
+
+    ``infer``: off by default here: a test states the kernel's signature (a missing type fails
+    the test, as docs/lint.md's fixture section says)."""
     from litmus.errors import LitmusError
-    from litmus.lint.load import FoundKernel, is_jit, unwrap
+    from litmus.lint.jitfn import is_jit, unwrap
+    from litmus.lint.load import FoundKernel
 
     if not is_jit(fn):
         raise LitmusError(f"litmus.lint: {fn!r} is not a @triton.jit function")
@@ -263,4 +339,4 @@ def lint_kernel(fn: Any, target: str = "cuda:90", signature: Mapping[str, Any] |
             context = kernels_of(module, Path(code.co_filename))
         except LitmusError:
             context = []
-    return lint_kernels(found, code.co_filename, target, signature, peers, context=context)
+    return lint_kernels(found, code.co_filename, target, signature, peers, context=context, infer=infer)

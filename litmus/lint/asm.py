@@ -16,7 +16,8 @@ class AsmAccess:
     """One memory instruction of an inline-asm string.
 
     ``kind``: ``load`` / ``store`` / ``atomic`` / ``fence`` / ``barrier``; ``op`` the atomic's
-    operation (``cas``, ``exch``, ``add``...); ``expected``/``value``: CAS or store constants."""
+    operation (``cas``, ``exch``, ``add``...); ``expected``/``value``: CAS or store constants;
+    ``operand``: the ``$n`` its address is (``[$2]``), outputs counted, or None."""
 
     kind: str
     op: str = ""
@@ -26,6 +27,7 @@ class AsmAccess:
     expected: int | None = None
     value: int | None = None
     text: str = ""
+    operand: int | None = None
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,8 @@ def summarize(asm: str) -> AsmSummary:
             continue
         mnemonic, _, args = stmt.partition(" ")
         argv = [a.strip() for a in args.split(",")]
+        addr = re.search(r"\[\s*\$(\d+)", args)
+        operand = int(addr.group(1)) if addr else None
         if mnemonic.startswith("bra"):
             if argv and argv[0] in labels:
                 loops = True
@@ -81,20 +85,21 @@ def summarize(asm: str) -> AsmSummary:
                 expected, value = _int(argv[-2]), _int(argv[-1])
             elif argv:
                 value = _int(argv[-1])
-            accesses.append(AsmAccess("atomic", op, sem, scope or "gpu", False, expected, value, stmt))
+            accesses.append(AsmAccess("atomic", op, sem, scope or "gpu", False, expected, value, stmt, operand))
         elif mnemonic.startswith("ld.") and ".shared" not in mnemonic and ".param" not in mnemonic:
             sem, scope, vol = _qualifiers(mnemonic)
             if vol:
                 sem, scope = "relaxed", "sys"
             strong = vol or any(p in mnemonic.split(".") for p in _SEMS)
-            accesses.append(AsmAccess("load", "", sem if strong else "weak", scope or "sys", vol, text=stmt))
+            accesses.append(AsmAccess("load", "", sem if strong else "weak", scope or "sys", vol, text=stmt,
+                                      operand=operand))
         elif mnemonic.startswith("st.") and ".shared" not in mnemonic:
             sem, scope, vol = _qualifiers(mnemonic)
             if vol:
                 sem, scope = "relaxed", "sys"
             strong = vol or any(p in mnemonic.split(".") for p in _SEMS)
             accesses.append(AsmAccess("store", "", sem if strong else "weak", scope or "sys", vol,
-                                      value=_int(argv[-1]) if argv else None, text=stmt))
+                                      value=_int(argv[-1]) if argv else None, text=stmt, operand=operand))
         elif mnemonic.startswith("fence."):
             sem, scope, _ = _qualifiers(mnemonic)
             accesses.append(AsmAccess("fence", "", sem if sem != "relaxed" else "sc", scope or "sys", text=stmt))

@@ -17,6 +17,7 @@ model``/``audit``/``run`` take the file as they take the catalog.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
 from typing import Mapping, Union
@@ -24,7 +25,7 @@ from typing import Mapping, Union
 import yaml
 
 from litmus.lint.events import Event, KernelEvents, Pointer, Site
-from litmus.lint.rules import Shape, _same_threads, is_payload, shape_of
+from litmus.lint.rules import Shape, _same_threads, is_payload, peer_read_roots, peer_visible, shape_of
 
 
 @dataclass(frozen=True)
@@ -161,17 +162,37 @@ def _default_producer(w: Event, peers: frozenset[str], resets: bool = False) -> 
     return KernelEvents(f"a producer not in this file ({what}payload store, then a release write)", events)
 
 
-def _shared_filter(events: list[Event], sh: Shape, s: Event, peers: frozenset[str]) -> list[Event]:
-    """In a barrier on peer memory only accesses to peer memory count (the rules' view too)."""
+def _shared_filter(events: list[Event], sh: Shape, s: Event, peers: frozenset[str],
+                   read_roots: frozenset[str] = frozenset()) -> list[Event]:
+    """In a barrier on peer memory only accesses to peer memory, or to memory a kernel of the file
+    reads through a peer pointer, count (the rules' view too)."""
     if sh.barrier and s.ptr is not None and s.ptr.shared(peers):
-        return [e for e in events if e.ptr is not None and e.ptr.shared(peers)]
+        return [e for e in events if peer_visible(e, peers, read_roots)]
     return events
 
 
-def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], origin: str) -> dict:
+MAX_COUNTER_SENDERS = 3
+"""A counter waited up to more senders than this is emitted with one sender (the model's cost
+grows with every thread); the spin then cannot reach its value and the model says it may hang."""
+
+
+def counter_senders(s: Event, until: int) -> int:
+    """How many senders a counter barrier's wait counts: a wait for ``until`` on a flag each
+    sender adds ``s.value`` to (iris' ``atomic_add(tile_completed, 1)`` by each of N-1 ranks,
+    waited for until it holds N-1). One for any other signal."""
+    if s.kind != "atomic" or s.op != "add" or not s.value or s.value < 0 or until <= s.value or until % s.value:
+        return 1
+    n = until // s.value
+    return n if n <= MAX_COUNTER_SENDERS else 1
+
+
+def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], origin: str,
+                read_roots: frozenset[str] = frozenset()) -> dict:
     """The YAML document (as a dict) of one channel: message passing (payload stores before the
     flag, loads after the wait) or, for a barrier whose kernel reads peer memory before it and
-    writes after it, the write-after-read shape of symm_mem's pattern 2."""
+    writes after it, the write-after-read shape of symm_mem's pattern 2. A counter barrier (each
+    sender adds to one counter, the waiter waits for their sum) has as many senders as the wait
+    counts, each storing its own payload (``x2``...) on a rank of its own."""
     peers = peers_of(peers, ch.producer.name, ch.consumer.name)
     pe, ce = ch.producer.events, ch.consumer.events
     psh: Shape = shape_of(ch.producer, file_flag_keys, peers)
@@ -185,13 +206,14 @@ def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], 
 
     def before(kind: str) -> list[Event]:
         evs = [e for e in pe if prev < e.index < s.index and e.kind == kind and is_payload(e, psh) and e.same_path(s)]
-        return _shared_filter(evs, psh, s, peers)
+        return _shared_filter(evs, psh, s, peers, read_roots)
 
     def after(kind: str) -> list[Event]:
         evs = [e for e in ce if e.index > w.index and e.kind == kind and is_payload(e, csh) and e.same_path(w)]
-        return _shared_filter(evs, csh, s, peers)
+        return _shared_filter(evs, csh, s, peers, read_roots)
 
-    reset = None if w in csh.locks else _reset_after(ce, w)  # a mutex's release is no reset
+    removed = w.op == "removed"  # a spin the compiler removed: the compiled consumer does not wait
+    reset = None if w in csh.locks or removed else _reset_after(ce, w)  # a mutex's release is no reset
     if reset is not None and not (ch.producer is ch.consumer and not before("store")):
         pre_stores = before("store")
         last = pre_stores[-1].index if pre_stores else prev
@@ -203,6 +225,11 @@ def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], 
     block = bool(pre) and s.subset and any(e.ptr is not None and e.ptr.vector and not _same_threads(s, e)
                                            for e in pre)
     split = w.subset and any(e.ptr is not None and e.ptr.vector for e in post)
+    # a flag raised by one CTA (`if pid == 0:`) after stores every CTA makes, with no wait between
+    # (a grid barrier): P8, another CTA of P0's GPU, stores its block z (MP-grid's P2)
+    grid = (not war and s.one_cta and any(not e.one_cta for e in pre)
+            and not any(e.kind == "spin" and e.same_path(s) for e in pe
+                        if max(e2.index for e2 in pre if not e2.one_cta) < e.index < s.index))
 
     def first(loc: str, reg: str) -> dict:
         return {"load": {"reg": reg, "loc": loc}} if war else {"store": {"loc": loc, "value": 1}}
@@ -210,20 +237,24 @@ def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], 
     def second(loc: str, reg: str) -> dict:
         return {"store": {"loc": loc, "value": 1}} if war else {"load": {"reg": reg, "loc": loc}}
 
+    senders = 1 if war else counter_senders(s, until)
+    extra = [f"x{i}" for i in range(2, senders + 1)]  # the other senders' payloads
     p0: list[object] = [first("x", "r1")] if pre else []
     p2: list[object] = [first("y", "r2")] if block else []
+    ordering: list[object] = []  # what P0 executes between its payload and the signal
     last_pre = pre[-1].index if pre else prev
     for e in pe:
         if last_pre < e.index < s.index and e.same_path(s):
             if e.kind == "barrier":
-                p0.append({"bar.sync": {}})
+                ordering.append({"bar.sync": {}})
                 if block:
                     p2.append({"bar.sync": {}})
             elif e.kind == "fence":
-                p0.append({"fence": {"sem": e.sem if e.sem in ("acq_rel", "sc") else "sc", "scope": e.scope}})
+                ordering.append({"fence": {"sem": e.sem if e.sem in ("acq_rel", "sc") else "sc", "scope": e.scope}})
+    p0 += ordering
     p0.append(_signal_op(s, until))
     upto = post[0].index if post else len(ce)
-    p1: list[object] = [_spin(w, until)]
+    p1: list[object] = [] if removed else [_spin(w, until)]
     p3: list[object] = []
     for e in ce:
         if not (w.index < e.index < upto) or not e.same_path(w):
@@ -235,17 +266,25 @@ def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], 
             if split:
                 p3.append({"bar.sync": {}})
         elif e.kind in ("atomic", "load") and e.acquire and e.ptr is not None and w.ptr is not None \
-                and e.ptr.key == w.ptr.key:
-            # an acquire read of the flag after the wait (symm-mem-recipes' ld.acquire of its pad)
-            p1.append({"atomic_load": {"reg": "r9", "loc": "flag", "sem": "acquire", "scope": e.scope}})
+                and e.ptr.base == w.ptr.base:
+            # an acquire read of the flag after the wait (symm-mem-recipes' ld.acquire of its pad, after
+            # bar.sync): a scalar one runs in every thread, the readers (P3) too
+            for thread, reg in ((p1, "r9"), *(((p3, "r8"),) if split and not e.ptr.vector else ())):
+                thread.append({"atomic_load": {"reg": reg, "loc": "flag", "sem": "acquire", "scope": e.scope}})
     tail, tail_name = (p3, "P3") if split else (p1, "P1")
     tail.append(second("x", "r1"))
     if block:
         tail.append(second("y", "r2"))
+    for i, loc in enumerate(extra, 2):
+        tail.append(second(loc, f"r{8 + i}"))
+    if grid:
+        tail.append(second("z", "r7"))
     if war:
         bad = ["P0:r1 == 1"] + (["P2:r2 == 1"] if block else [])
     else:
         bad = [f"{tail_name}:r1 == 0"] + ([f"{tail_name}:r2 == 0"] if block else [])
+        bad += [f"{tail_name}:r{8 + i} == 0" for i in range(2, senders + 1)]
+        bad += [f"{tail_name}:r7 == 0"] if grid else []
     home = 1 if xgpu else 0
     at1 = {"rank": 1, "cta": 0} if xgpu else {"rank": 0, "cta": 1}
     threads: dict[str, object] = {"P0": {"at": {"rank": 0, "cta": 0}, "do": p0}, "P1": {"at": at1, "do": p1}}
@@ -253,18 +292,33 @@ def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], 
         threads["P2"] = {"at": {"rank": 0, "cta": 0}, "do": p2}
     if split:
         threads["P3"] = {"at": at1, "do": p3}
+    if grid:
+        threads["P8"] = {"at": {"rank": 0, "cta": 1 if xgpu else 2}, "do": [first("z", "r1")]}
+    for i, loc in enumerate(extra, 2):  # sender i runs on rank i (or CTA i of one GPU), as P0 does
+        at = {"rank": i, "cta": 0} if xgpu else {"rank": 0, "cta": i}
+        threads[f"P{2 + i}"] = {"at": at, "do": ([first(loc, "r1")] if pre else []) + copy.deepcopy(ordering)
+                                + [_signal_op(s, until)]}
     # a wait for 0 (a mutex taken by a set-spin) starts with the flag held by the producer
     locations = {"x": {"init": 0 if (pre or war) else 1, "home": home}, "flag": {"init": 1 if until == 0 else 0,
                                                                                   "home": home}}
     if block:
         locations["y"] = {"init": 0, "home": home}
-    cond = f"P1:r0 == {until} /\\ " + ("(" + " \\/ ".join(bad) + ")" if len(bad) > 1 else bad[0])
+    for loc in extra + (["z"] if grid else []):
+        locations[loc] = dict(locations["x"])
+    cond = ("" if removed else f"P1:r0 == {until} /\\ ") + ("(" + " \\/ ".join(bad) + ")" if len(bad) > 1
+                                                               else bad[0])
     where = "another GPU" if xgpu else "another CTA of the same GPU"
     if war:
         story = ("P0 reads x (the peer's buffer) before raising the flag; P1 writes x after its wait. Target: the "
                  "read returns the later write.")
     else:
         story = (("The payload was written by an earlier kernel (x starts at 1). " if not pre else "")
+                 + (f"The consumer's spin at line {w.site.line} is not in the compiled code: P1 does not wait. "
+                    if removed else "")
+                 + ("P0 raises the flag in one CTA only; P8, another CTA, stores its block z before it. "
+                    if grid else "")
+                 + (f"The wait counts {senders} senders (P0, {', '.join(f'P{2 + i}' for i in range(2, senders + 1))}"
+                    "), each adding to the counter after its own payload. " if senders > 1 else "")
                  + "Target: the flag seen, the payload stale.")
     return {
         "name": name,
@@ -392,10 +446,11 @@ def documents(kernels: list[KernelEvents], peers: Peers, stem: str, origin: str,
     """Each producer -> consumer channel of the file with the pattern documents it gives (one,
     or two for a barrier on signal pads: the message passing and the pads' protocol)."""
     out = []
+    read_roots = peer_read_roots(kernels)
     for ch in channels(kernels, file_flag_keys, peers):
         own = ch.producer if ch.producer.events and ch.producer.events[0].site.line else ch.consumer
         name = re.sub(r"[^A-Za-z0-9-]", "-", f"LINT-{stem}-{own.name}")
-        out.append((ch, pattern_for(ch, name, peers, file_flag_keys, origin)))
+        out.append((ch, pattern_for(ch, name, peers, file_flag_keys, origin, read_roots)))
         pads = _pad_protocol(ch, name, peers_of(peers, ch.producer.name), origin)
         if pads is not None:
             out.append((ch, pads))

@@ -50,6 +50,18 @@ class Pointer:
     vector: bool
     shape: str = ""  # the tensor's dims (``128``, ``2x64``) for a vector pointer
 
+    @property
+    def base(self) -> str:
+        """The object the address points into: the key up to its first offset (``ptr([pads])`` for
+        ``ptr([pads])+(pid.x*2)+range(0,2)``). Two accesses with one base reach one flag or
+        buffer; the offsets (loop variables, ranges) are not compared."""
+        depth = 0
+        for i, ch in enumerate(self.key):
+            depth += ch in "([" and 1 or (-1 if ch in ")]" else 0)
+            if ch == "+" and depth == 0:
+                return self.key[:i]
+        return self.key
+
     def shared(self, peers: frozenset[str]) -> bool:
         """Whether the memory may be another GPU's (or written by another GPU)."""
         return self.origin in ("table", "translated") or self.root in peers
@@ -72,7 +84,8 @@ class Event:
     spin, ``op``/``sem``/``scope``/``volatile`` describe the read that decides its exit,
     ``until`` the value it waits for and ``reset`` what a CAS read writes back.  ``subset``:
     executed by some of the CTA's threads only (a scalar atomic, inline asm).  ``loop``: the id
-    of the (non-spin) loop it sits in, 0 when none."""
+    of the (non-spin) loop it sits in, 0 when none.  ``one_cta``: it sits in the then-arm of an
+    ``if`` on ``tl.program_id(...) == constant`` (one CTA of the grid runs it)."""
 
     kind: str
     site: Site
@@ -91,6 +104,7 @@ class Event:
     index: int = 0
     branch: tuple[tuple[int, int], ...] = ()  # (scf.if id, arm) of every if it sits in
     used: bool = False  # an atomic whose result the kernel reads (a ticket, a spin's value)
+    one_cta: bool = False
 
     def same_path(self, other: "Event") -> bool:
         """Whether one execution can run both (they are not in different arms of one if)."""
@@ -132,6 +146,7 @@ class KernelEvents:
     name: str
     events: list[Event] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    file: str = ""  # the user's file the kernel is in ("" for a side the file lacks)
 
 
 @functools.lru_cache(maxsize=64)
@@ -194,9 +209,10 @@ class _Extractor:
         self.functions = {f.name: f for f in functions}
         self.alias: dict[int, Value] = {}  # a called function's argument -> the caller's operand
         self.call_frames: tuple[Frame, ...] = ()
-        self.out = KernelEvents(fn.name)
+        self.out = KernelEvents(fn.name, file=user_file)
         self.loops = 0
         self.branch: tuple[tuple[int, int], ...] = ()
+        self.one_cta = False
         self.ifs = 0
         self.keys: dict[int, str] = {}
         self.address_loads: set[int] = set()
@@ -322,7 +338,20 @@ class _Extractor:
     # -- events -----------------------------------------------------------------------------
 
     def emit(self, ev: Event) -> None:
-        self.out.events.append(replace(ev, branch=self.branch))
+        self.out.events.append(replace(ev, branch=self.branch, one_cta=self.one_cta))
+
+    def program_guard(self, cond: Value, depth: int = 0) -> bool:
+        """Whether ``cond`` holds in one CTA only: ``program_id == constant``, alone or and-ed
+        with other conditions (``pid == 0 and thread_idx == 0``)."""
+        op = self.resolve(cond).op
+        if op is None or depth > 8:
+            return False
+        if op.name == "arith.andi":
+            return any(self.program_guard(o, depth + 1) for o in op.operands)
+        if op.name != "arith.cmpi" or op.text.split("arith.cmpi", 1)[1].split(",")[0].strip() != "eq":
+            return False
+        keys = [self.key(o) for o in op.operands]
+        return any(k.startswith("pid.") for k in keys) and any(constant(o) is not None for o in op.operands)
 
     def site(self, op: Op) -> Site:
         return _site(op.frames + self.call_frames, self.user_file)
@@ -391,11 +420,18 @@ class _Extractor:
         m = re.search(r'"((?:[^"\\]|\\.)*)"', op.text)
         return summarize(m.group(1) if m else "")
 
-    def asm_pointer(self, op: Op) -> Pointer | None:
+    def asm_pointer(self, op: Op, a: AsmAccess | None = None) -> Pointer | None:
         def vector(v: Value) -> bool:  # a scalar pointer operand is one address, as a scalar tl.store's
             text = v.type or (v.op.result_type if v.op else "")
             return not text.startswith("!tt.ptr")
 
+        if a is not None and a.operand is not None:
+            # `[$n]` names the n-th constraint; the outputs ("=r") come first and are no operands
+            m = re.search(r'constraints = "([^"]*)"', op.text)
+            outputs = sum(1 for c in (m.group(1).split(",") if m else []) if c.strip().startswith("="))
+            idx = a.operand - outputs
+            if 0 <= idx < len(op.operands):
+                return self.pointer(op.operands[idx], vector(op.operands[idx]), _shape(op))
         for v in op.operands:
             if v.type.startswith("!tt.ptr") or "ptr" in (v.op.result_type if v.op else v.type):
                 return self.pointer(v, vector(v), _shape(op))
@@ -403,7 +439,7 @@ class _Extractor:
 
     def asm_event(self, op: Op, a: AsmAccess, loop: int) -> Event:
         site = self.site(op)
-        ptr = self.asm_pointer(op) if a.kind in ("load", "store", "atomic") else None
+        ptr = self.asm_pointer(op, a) if a.kind in ("load", "store", "atomic") else None
         return Event(a.kind, site, f"inline asm `{a.text}`", a.op if a.kind == "atomic" else "", a.sem,
                      a.scope, a.volatile, ptr, subset=True, loop=loop, expected=a.expected, value=a.value)
 
@@ -515,16 +551,19 @@ class _Extractor:
                 summary = self.asm(op)
                 reads = [a for a in summary.accesses if a.kind in ("load", "atomic")]
                 if summary.loops and reads:
-                    a = reads[-1]
-                    ev = self.asm_event(op, a, loop)
-                    until = a.expected if a.op == "cas" else None
-                    if until is None:
-                        self.out.notes.append(f"{self.site(op)}: an inline-asm loop whose exit value the linter "
-                                              "cannot read; its litmus pattern waits for 1")
-                    self.emit(Event("spin", ev.site, ev.via, a.op or "load", a.sem, a.scope, a.volatile, ev.ptr,
-                                    subset=True, loop=loop, expected=a.expected, value=a.value, until=until,
-                                    reset=a.value if a.op == "cas" else None))
-                    others = [a2 for a2 in summary.accesses if a2 is not a and a2.kind in ("fence", "barrier")]
+                    # every CAS of a looping asm is a spin of its own (symm-mem-recipes' send_signal then
+                    # wait_signal in one string); otherwise the last read decides the loop's exit
+                    spun = [r for r in reads if r.op == "cas"] or [reads[-1]]
+                    for a in spun:
+                        ev = self.asm_event(op, a, loop)
+                        until = a.expected if a.op == "cas" else None
+                        if until is None:
+                            self.out.notes.append(f"{self.site(op)}: an inline-asm loop whose exit value the "
+                                                  "linter cannot read; its litmus pattern waits for 1")
+                        self.emit(Event("spin", ev.site, ev.via, a.op or "load", a.sem, a.scope, a.volatile, ev.ptr,
+                                        subset=True, loop=loop, expected=a.expected, value=a.value, until=until,
+                                        reset=a.value if a.op == "cas" else None))
+                    others = [a2 for a2 in summary.accesses if a2.kind in ("fence", "barrier")]
                     for a2 in others:
                         self.emit(self.asm_event(op, a2, loop))
                     continue
@@ -534,11 +573,13 @@ class _Extractor:
                 self.emit(ev)
             if op.name == "scf.if":
                 self.ifs += 1
-                outer, me = self.branch, self.ifs
+                outer, me, one = self.branch, self.ifs, self.one_cta
+                guard = bool(op.operands) and self.program_guard(op.operands[0])
                 for arm, r in enumerate(op.regions):
                     self.branch = outer + ((me, arm),)
+                    self.one_cta = one or (guard and arm == 0)
                     self.region(r, loop)
-                self.branch = outer
+                self.branch, self.one_cta = outer, one
                 continue
             for r in op.regions:
                 self.region(r, loop)

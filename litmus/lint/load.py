@@ -14,11 +14,13 @@ import importlib.util
 import sys
 import textwrap
 import traceback
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from litmus.errors import LitmusError
+from litmus.lint.jitfn import is_jit, unwrap
 
 
 @dataclass(frozen=True)
@@ -31,24 +33,7 @@ class FoundKernel:
     line: int
     signature: dict[str, Any] = field(default_factory=dict)
     peers: tuple[str, ...] = ()
-
-
-def is_jit(obj: Any) -> bool:
-    """Whether ``obj`` is a ``@triton.jit`` function (or an autotuner/heuristics wrapping one)."""
-    from triton.runtime.jit import JITFunction
-
-    while obj is not None and not isinstance(obj, JITFunction):
-        obj = getattr(obj, "fn", None) if obj.__class__.__name__ in ("Autotuner", "Heuristics") else None
-    return obj is not None
-
-
-def unwrap(obj: Any) -> Any:
-    """The ``JITFunction`` inside an autotuner/heuristics wrapper."""
-    from triton.runtime.jit import JITFunction
-
-    while not isinstance(obj, JITFunction):
-        obj = obj.fn
-    return obj
+    call_site: dict[str, tuple[Any, str]] = field(default_factory=dict)  # what a launch in the file says
 
 
 def autotune_defaults(obj: Any) -> dict[str, Any]:
@@ -61,15 +46,53 @@ def autotune_defaults(obj: Any) -> dict[str, Any]:
     return {}
 
 
-def import_file(path: Path) -> Any:
-    """Import ``path`` as a fresh module (its directory first on ``sys.path`` meanwhile)."""
+def import_file(path: Path, helpers: Mapping[str, types.ModuleType] | None = None) -> Any:
+    """Import ``path`` as a fresh module (its directory first on ``sys.path`` meanwhile).
+
+    The libraries of :mod:`litmus.lint.libs` and ``helpers`` (module name -> stand-in module)
+    are replaced by stand-ins, and a module absent here by an empty stub (see
+    :mod:`litmus.lint.stubs`); what was replaced is the module's ``__litmus_stubbed__``."""
+    from litmus.lint.stubs import missing_module, stubbed_imports
+
     if not path.is_file():
         raise LitmusError.at(str(path), None, "no such file")
+    source = path.read_text(errors="replace")
+    empty: set[str] = set()
+    for _ in range(32):  # each round stubs one more absent module
+        try:
+            with stubbed_imports(source, helpers, empty) as (stubbed, _wanted):
+                module = _exec_file(path)
+            stubbed.empty = sorted(set(stubbed.empty) | empty)
+            module.__litmus_stubbed__ = stubbed
+            return module
+        except _ImportFailed as failed:
+            missing = missing_module(failed.exc)
+            if missing is None or missing in empty or missing.split(".")[0] in ("triton", "litmus"):
+                raise failed.error from None
+            empty.add(missing)
+    raise LitmusError.at(str(path), None, "importing the file failed: it imports more than 32 modules absent here")
+
+
+class _ImportFailed(Exception):
+    """The file's import raised ``exc``; ``error`` is what to tell the user if it cannot be stubbed."""
+
+    def __init__(self, exc: BaseException, error: LitmusError):
+        super().__init__(str(error))
+        self.exc = exc
+        self.error = error
+
+
+def _exec_file(path: Path) -> Any:
+    """Run the file as a module; an exception becomes :class:`_ImportFailed` (or a LitmusError
+    for a syntax error)."""
+    from litmus.lint.stubs import package_for
+
     name = "_litmus_lint_" + hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:16]
     spec = importlib.util.spec_from_file_location(name, path.resolve())
     if spec is None or spec.loader is None:
         raise LitmusError.at(str(path), None, "not a Python file litmus lint can import")
     module = importlib.util.module_from_spec(spec)
+    module.__package__ = package_for(path)  # the file's relative imports load its real siblings
     sys.path.insert(0, str(path.resolve().parent))
     sys.modules[name] = module
     try:
@@ -83,9 +106,10 @@ def import_file(path: Path) -> Any:
     except Exception as exc:
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).resolve() == path.resolve()]
         line = frames[-1].lineno if frames else None
-        raise LitmusError.at(str(path), line, f"importing the file failed: {type(exc).__name__}: {exc} "
-                             "(litmus lint imports the file to find its @triton.jit kernels; code under "
-                             "`if __name__ == \"__main__\":` is not run)") from None
+        raise _ImportFailed(exc, LitmusError.at(
+            str(path), line, f"importing the file failed: {type(exc).__name__}: {exc} "
+            "(litmus lint imports the file to find its @triton.jit kernels; code under "
+            "`if __name__ == \"__main__\":` is not run)")) from None
     finally:
         sys.path.remove(str(path.resolve().parent))
     return module
@@ -141,5 +165,18 @@ def kernels_of(module: Any, p: Path, only: str | None = None) -> list[FoundKerne
         fn, line = jitted[n]
         cfg = settings.get(n, {}) or {}
         signature = {**autotune_defaults(vars(module)[n]), **dict(cfg.get("signature", {}) or {})}
-        out.append(FoundKernel(n, fn, str(p), line, signature, tuple(cfg.get("peer", ()) or ())))
+        out.append(FoundKernel(n, fn, str(p), line, signature, tuple(cfg.get("peer", ()) or ()), launch_hints(fn, p)))
     return out
+
+
+def launch_hints(fn: Any, p: Path) -> dict[str, tuple[Any, str]]:
+    """What a launch ``kernel[grid](...)`` in file ``p`` says about ``fn``'s parameters."""
+    from litmus.lint.callsite import call_site_hints
+
+    try:
+        source = p.read_text(errors="replace")
+    except OSError:
+        return {}
+    params = [q.name for q in getattr(fn, "params", [])]
+    constexprs = {q.name for q in getattr(fn, "params", []) if getattr(q, "is_constexpr", False)}
+    return call_site_hints(source, fn.__name__, params, constexprs)

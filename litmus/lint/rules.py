@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from litmus.lint.events import Event, KernelEvents, Site
+from litmus.lint.source import SourceSpin, plain_spins, spin_roots
 from litmus.lint.verdicts import Verdict, catalog_verdict
 
 RULES: dict[str, str] = {
@@ -24,6 +25,9 @@ RULES: dict[str, str] = {
     "signal-reuse": "a flag set to a constant in a loop, with no wait for the consumer's reset between rounds",
     "acquire-reread": "a plain tl.load of an address the kernel read before an inline-asm acquire, with no store, "
                       "atomic or barrier between: the compiler reuses the first value",
+    "spin-removed": "a while loop on a plain tl.load that the compiled kernel no longer has: it does not wait",
+    "cross-cta-publish": "stores by every CTA, then a flag raised by one CTA (`if pid == 0:`) with no grid barrier "
+                         "between: the release does not order the other CTAs' stores",
 }
 """Rule name -> what it looks for (``litmus lint --help`` and docs/lint.md list them)."""
 
@@ -35,6 +39,7 @@ CATALOG_VARIANTS: tuple[str, ...] = (
     "MP-reset-race[relacq-plain-reset]", "MP-reset-race[iris-cas-signal-cas-reset]",
     "SYMM-barrier[relaxed-gpu-xgpu]", "SYMM-barrier-p0[inkernel-write]", "SYMM-barrier-p1[acqrel-nopre-sys]",
     "SYMM-barrier-p1[acqrel-nopost-sys]", "SYMM-barrier-p1[recipes-nobar-acq-sys]", "SYMM-barrier-p2[p2-relaxed]",
+    "MP-spin-removed[plain-spin-removed]", "MP-grid[cta0-release-sys]",
 )
 """Every catalog variant a finding can name (the rules below pick one by the shape's details)."""
 
@@ -87,7 +92,36 @@ class Shape:
     barrier: bool = False  # a signal then a wait in one kernel (each rank sends, then waits)
     locks: list[Event] = field(default_factory=list)  # mutex acquisitions (also in waits)
     unlocks: list[Event] = field(default_factory=list)  # their releases (also in signals)
+    removed: list[tuple[SourceSpin, Event]] = field(default_factory=list)  # source spins the TTIR lacks (also waits)
 
+
+def removed_spins(k: KernelEvents) -> list[tuple[SourceSpin, Event]]:
+    """The plain-load ``while`` spins of ``k``'s source that its compiled events have no spin for,
+    each with a stand-in wait event placed where the loop was (what follows it is the payload)."""
+    if not k.file:
+        return []
+    have = {line for e in k.events if e.kind == "spin" for line in (e.site.line, *(f.line for f in e.site.via))}
+    out = []
+    for spin in plain_spins(k.file):
+        if spin.function != k.name or any(spin.line <= line <= spin.end for line in have):
+            continue
+        after = next((e.index for e in k.events if e.site.line > spin.end), len(k.events))
+        wait = Event("spin", Site(k.file, spin.line), f"`while` on a plain tl.load of `{spin.address}`", "removed",
+                     "weak", "sys", index=after - 1)
+        out.append((spin, wait))
+    return out
+
+
+def peer_read_roots(kernels: list[KernelEvents]) -> frozenset[str]:
+    """Arguments some kernel reads through a peer pointer (``iris.load(C + off, rank, remote)``):
+    a store to them through a plain pointer is what peers read, so it is payload."""
+    return frozenset(e.ptr.root for k in kernels for e in k.events if e.kind == "load" and e.ptr is not None
+                     and e.ptr.origin in ("translated", "table") and e.ptr.root)
+
+
+def peer_visible(e: Event, peers: frozenset[str], read_roots: frozenset[str]) -> bool:
+    """Whether a store's memory is a peer's or read by a peer (through a translated pointer)."""
+    return e.ptr is not None and (e.ptr.shared(peers) or e.ptr.root in read_roots)
 
 def _is_set_spin(e: Event) -> bool:
     """A spin ``while cas(p, 0, v) != 0`` (v != 0): wait for 0, then set it."""
@@ -102,6 +136,8 @@ def shape_of(k: KernelEvents, file_flag_keys: set[str], peers: frozenset[str] = 
     place releases it (a signal).  Atomics between the two are data the mutex guards."""
     s = Shape()
     ev = k.events
+    # names a plain spin of the file reads its flag through, even one the compiler removed
+    spin_named = spin_roots(k.file) if k.file else frozenset()
     spun = {e.ptr.key for e in ev if e.kind == "spin" and e.ptr} | file_flag_keys
     s.flag_keys = {e.ptr.key for e in ev if e.kind in ("spin", "atomic") and e.ptr} | file_flag_keys
     spins = [e for e in ev if e.kind == "spin"]
@@ -133,16 +169,29 @@ def shape_of(k: KernelEvents, file_flag_keys: set[str], peers: frozenset[str] = 
             # result nobody reads a statistic
             s.signals.append(e)
         elif e.kind == "store" and e.ptr is not None and not e.ptr.vector and (
-                e.volatile or e.ptr.key in s.flag_keys) and e.value not in (None, 0):
+                e.volatile or e.ptr.key in s.flag_keys
+                or (e.ptr.root in spin_named and e.ptr.origin in ("arg", "translated", "table"))) \
+                and e.value not in (None, 0):
+            # a scalar store of a constant to a flag: waited for in the file (also by a spin the compiler
+            # removed)
             s.signals.append(e)
+    if not s.signals and not s.waits:
+        # a kernel with no other signalling that stores a constant to a peer's memory raises a flag
+        # with it (iris' `tl.store(flag + pid, 1)` with `--peer flag`); next to atomics it is data
+        s.signals = [e for e in ev if e.kind == "store" and e.ptr is not None and not e.ptr.vector
+                     and e.ptr.shared(peers) and e.value not in (None, 0) and e.index not in guarded]
+    s.removed = removed_spins(k)
+    s.waits = sorted(s.waits + [w for _, w in s.removed], key=lambda w: w.index)
     s.barrier = any(w.index > sig.index and w.same_path(sig) for w in s.waits for sig in s.signals
                     if sig not in s.unlocks and w not in s.locks)
     return s
 
 
 def is_payload(e: Event, shape: Shape) -> bool:
-    """Whether ``e`` is a plain load/store of data (not of a flag the kernel signals through)."""
-    return e.kind in ("store", "load") and not e.volatile and e.ptr is not None and e.ptr.key not in shape.flag_keys
+    """Whether ``e`` is a plain load/store of data (not of a flag the kernel signals through, not a
+    strong inline-asm access such as ``ld.acquire``)."""
+    return (e.kind in ("store", "load") and not e.volatile and e.sem == "weak" and e.ptr is not None
+            and e.ptr.key not in shape.flag_keys)
 
 
 def _between(events: list[Event], lo: int, hi: int, kinds: tuple[str, ...]) -> list[Event]:
@@ -173,6 +222,7 @@ class _Check:
     kernel: KernelEvents
     shape: Shape
     peers: frozenset[str]
+    read_roots: frozenset[str] = frozenset()  # arguments a kernel of the file reads through peer pointers
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     relaxed_barrier_reported: bool = False
@@ -216,7 +266,8 @@ def _block_publish(c: _Check, s: Event, stores: list[Event]) -> None:
         what = "signal by some threads"
         who = "runs in the threads that hold its elements only, so it publishes only those threads' part"
     else:
-        what, who = "scalar atomic", "runs on one thread, so it publishes only that thread's part"
+        what = "scalar tl.store" if s.kind == "store" else "scalar atomic"
+        who = "runs on one thread, so it publishes only that thread's part"
     c.add("block-publish", s.site, f"{what} after vector stores with no `tl.debug_barrier()` between: {s.via} "
           f"{who} of the tl.store at line {line}",
           f"put `tl.debug_barrier()` between the tl.store at line {line} and line {s.site.line}",
@@ -263,17 +314,47 @@ def _signals(c: _Check) -> None:
             last = max([last] + [lk.index for lk in c.shape.locks if lk.index < s.index and lk.same_path(s)])
         stores = c.payload("store", last, s.index, s)
         if c.shape.barrier and s.ptr is not None and s.ptr.shared(c.peers):
-            # in a barrier on peer memory only stores the peers can read count
-            stores = [e for e in stores if e.ptr is not None and e.ptr.shared(c.peers)]
+            # in a barrier on peer memory only stores the peers can read count: to peer memory, or to
+            # memory a kernel of the file reads through a peer pointer (iris' one-shot all-reduce)
+            stores = [e for e in stores if peer_visible(e, c.peers, c.read_roots)]
         last = s.index
         if stores:
             _block_publish(c, s, stores)
             _relaxed_signal(c, s, stores)
+            _cross_cta(c, s, stores)
+
+
+def _cross_cta(c: _Check, s: Event, stores: list[Event]) -> None:
+    """A release by one CTA (``if pid == 0:``) after stores every CTA makes: it orders its own
+    CTA's stores only (with a CTA barrier), never the other CTAs'."""
+    grid = [e for e in stores if not e.one_cta]
+    if not s.one_cta or not s.release or not grid:
+        return
+    if any(w.kind == "spin" for w in _between(c.ev, grid[-1].index, s.index, ("spin",))):
+        return  # a wait between: a grid barrier (or another CTA's flag) the linter takes as ordering them
+    line = grid[-1].site.line
+    c.add("cross-cta-publish", s.site, f"flag raised by one CTA ({s.via} under `if tl.program_id(...) == ...`) "
+          f"after the tl.store at line {line}, which every CTA runs: the release orders only the stores of the "
+          "CTA that makes it, so another CTA's block may reach the reader after the flag",
+          "put a grid barrier before the `if` (every CTA: `tl.debug_barrier()`, `tl.atomic_add(counter, 1, "
+          "sem='release', scope='gpu')`, then spin with `sem='acquire'` until it reaches the grid size), or raise "
+          "one flag per CTA (`flag + pid`) and have the reader wait for each",
+          "MP-grid[cta0-release-sys]", (grid[-1].site,))
+
+
+def _acquires(e: Event, w: Event) -> bool:
+    """Whether ``e``, after wait ``w``, completes its acquire: a fence does for any address; an
+    acquire read (an atomic, an inline-asm ``ld.acquire``) only of the flag the wait read (the same
+    object: pointer base), since only a read of the flag's value synchronises with its release."""
+    if e.kind == "fence":
+        return e.acquire
+    if e.kind not in ("atomic", "load") or not e.acquire or e.ptr is None or w.ptr is None:
+        return False
+    return e.ptr.base == w.ptr.base
 
 
 def _volatile_poll(c: _Check, w: Event, loads: list[Event]) -> None:
-    acquires = [e for e in c.ev if w.index < e.index < loads[0].index and e.kind in ("atomic", "load", "fence")
-                and e.acquire]
+    acquires = [e for e in c.ev if w.index < e.index < loads[0].index and _acquires(e, w)]
     if w.acquire or acquires:
         return
     sends = [s for s in c.shape.signals if s.index < w.index and s.same_path(w)]
@@ -293,10 +374,16 @@ def _volatile_poll(c: _Check, w: Event, loads: list[Event]) -> None:
         tid, what = "MP-iris[relaxed-wait-sys]", f"relaxed CAS spin ({w.via})"
     else:
         tid, what = "MP-block-consumer[bar-relaxed-sys]", f"spin with sem='{w.sem}' ({w.via})"
-    c.add("volatile-poll", w.site, f"{what}: the tl.load at line {loads[0].site.line} may read the payload as it "
-          "was before the flag", "spin on an acquire read, `tl.atomic_add(flag, 0, sem='acquire', scope='sys')` or "
-          "`tl.atomic_cas(flag, 1, 0, sem='acquire', scope='sys')`, or follow the loop with one such read",
-          tid, (loads[0].site,))
+    other = [e for e in c.ev if w.index < e.index < loads[0].index and e.kind in ("atomic", "load") and e.acquire]
+    also = (f"; the acquire at line {other[0].site.line} ({other[0].via}) reads another address, "
+            "and an acquire synchronises only through the flag it reads" if other else "")
+    fix = ("spin on an acquire read, `tl.atomic_add(flag, 0, sem='acquire', scope='sys')` or "
+           "`tl.atomic_cas(flag, 1, 0, sem='acquire', scope='sys')`, or follow the loop with one such read")
+    if w.via.startswith("inline asm"):
+        fix = ("acquire in the wait (`atom.global.acquire.sys.cas.b32`), or after the CTA barrier read the very "
+               "slot the wait read with `ld.acquire.sys.global.u32`")
+    c.add("volatile-poll", w.site, f"{what}: the {loads[0].via} at line {loads[0].site.line} may read the payload as "
+          f"it was before the flag{also}", fix, tid, (loads[0].site,))
 
 
 def _consumer_block(c: _Check, w: Event, loads: list[Event]) -> None:
@@ -330,8 +417,24 @@ def _plain_reset(c: _Check, w: Event) -> None:
               (w.site,))
 
 
+def _spin_removed(c: _Check) -> None:
+    """A plain-load ``while`` of the source with no loop in the compiled code: the kernel does not
+    wait (the catalog variant is the consumer as compiled)."""
+    for spin, w in c.shape.removed:
+        c.add("spin-removed", w.site, f"the compiler removed your spin: the `while` at line {spin.line} waits on a "
+              f"plain tl.load of `{spin.address}`, which the compiler may take for unchanging; the compiled kernel "
+              "has no loop and no read of the flag, so it goes on at once and reads the payload before it is "
+              "written (were the load only hoisted, a 0 read once would spin forever)",
+              f"spin on an acquire atomic, which the compiler keeps: `while tl.atomic_add({spin.address}, 0, "
+              "sem='acquire', scope='sys') == 0: pass`, and raise the flag with `tl.atomic_xchg(..., 1, "
+              "sem='release', scope='sys')`", "MP-spin-removed[plain-spin-removed]",
+              (Site(w.site.file, spin.load_line),))
+
+
 def _waits(c: _Check) -> None:
     for w in c.shape.waits:
+        if w.op == "removed":  # judged by spin-removed: the compiled kernel does not wait at all
+            continue
         loads = c.payload("load", w.index, len(c.ev), w)
         if loads:
             _volatile_poll(c, w, loads)
@@ -470,11 +573,14 @@ def _acquire_reread(c: _Check) -> None:
             break
 
 
-def check_kernel(k: KernelEvents, peers: frozenset[str],
-                 file_flag_keys: set[str] | None = None) -> tuple[list[Finding], list[str]]:
-    """The findings for one kernel's events, and notes on shapes that are fine only by assumption."""
-    c = _Check(k, shape_of(k, file_flag_keys or set(), peers), peers)
-    for rule in (_peer_scope, _signals, _waits, _barrier_war, _signal_reuse, _acquire_reread):
+def check_kernel(k: KernelEvents, peers: frozenset[str], file_flag_keys: set[str] | None = None,
+                 read_roots: frozenset[str] = frozenset()) -> tuple[list[Finding], list[str]]:
+    """The findings for one kernel's events, and notes on shapes that are fine only by assumption.
+
+    ``read_roots``: arguments the file's kernels read through peer pointers (:func:`peer_read_roots`);
+    the kernel's own are always added."""
+    c = _Check(k, shape_of(k, file_flag_keys or set(), peers), peers, read_roots | peer_read_roots([k]))
+    for rule in (_peer_scope, _signals, _waits, _spin_removed, _barrier_war, _signal_reuse, _acquire_reread):
         rule(c)
     unique = {(f.rule, f.site.line, f.pattern): f for f in c.findings}  # unrolled loops repeat a shape
     return sorted(unique.values(), key=lambda f: (f.site.line, f.rule)), list(dict.fromkeys(c.notes))

@@ -1,7 +1,9 @@
-"""Argument types and constexpr values for compiling a user's kernel: from the parameters'
-annotations (``flag: "*i32"``, ``BLOCK: tl.constexpr = 128``) and from what the user gives
+"""Argument types and constexpr values for compiling a user's kernel: from what the user gives
 (``--signature 'flag=*i32,BLOCK=128'``, the ``LITMUS_LINT`` dict of the file, or the fixture's
-``signature=``).  When a type cannot be known, the error names each parameter and the fix."""
+``signature=``), the parameters' annotations (``flag: "*i32"``, ``BLOCK: tl.constexpr = 128``),
+a launch of the kernel in its file (:mod:`litmus.lint.callsite`), and what the kernel's source
+does with each parameter (:mod:`litmus.lint.infer`), in that order.  When a type still cannot
+be known, the error names each such parameter and the fix."""
 
 from __future__ import annotations
 
@@ -23,6 +25,20 @@ class KernelSignature:
     line: int
     types: dict[str, str] = field(default_factory=dict)
     constexprs: dict[str, Any] = field(default_factory=dict)
+    inferred: dict[str, str] = field(default_factory=dict)  # parameter -> why its type/value was chosen
+
+    def inferred_note(self) -> str | None:
+        """One line saying which parameters were inferred and as what, or None."""
+        if not self.inferred:
+            return None
+        said = ", ".join(f"{k}={self.value_of(k)} ({why})" for k, why in self.inferred.items())
+        text = ",".join(f"{k}={self.value_of(k)}" for k in self.inferred)
+        return (f"{self.file}:{self.line}: kernel {self.kernel}: inferred {said}; if one is wrong, give it with "
+                f"--signature '{text}' (or LITMUS_LINT)")
+
+    def value_of(self, name: str) -> Any:
+        """The type or constexpr value the kernel is compiled with for ``name``."""
+        return self.types[name] if name in self.types else self.constexprs.get(name)
 
     def describe(self) -> str:
         """``name=type`` / ``name=value`` pairs, as ``--signature`` takes them."""
@@ -58,11 +74,14 @@ def _constexpr_value(text: Any) -> Any:
         return text.strip("'\"")
 
 
-def kernel_signature(fn: Any, given: Mapping[str, Any] | None = None) -> KernelSignature:
-    """The signature of jitted ``fn``: annotations first, ``given`` overriding them.
+def kernel_signature(fn: Any, given: Mapping[str, Any] | None = None,
+                     hints: Mapping[str, tuple[Any, str]] | None = None, infer: bool = True) -> KernelSignature:
+    """The signature of jitted ``fn``: ``given`` first, then annotations and defaults, then the
+    launch ``hints`` (:func:`litmus.lint.callsite.call_site_hints`), then (with ``infer``) the
+    kernel's use of each parameter; ``inferred`` says which came from the last two.
 
     Raises :class:`LitmusError` at the kernel's ``def`` line naming every parameter whose type or
-    constexpr value is unknown, with the ``--signature`` text that would fill it in."""
+    constexpr value is still unknown, with the ``--signature`` text that would fill it in."""
     given = dict(given or {})
     raw = getattr(fn, "fn", fn)
     code = getattr(raw, "__code__", None)
@@ -77,7 +96,7 @@ def kernel_signature(fn: Any, given: Mapping[str, Any] | None = None) -> KernelS
                              f"(its parameters: {', '.join(p.name for p in params)})")
     types: dict[str, str] = {}
     constexprs: dict[str, Any] = {}
-    missing: list[str] = []
+    open_params: list[Any] = []
     for p in params:
         ann = str(getattr(p, "annotation", "") or "")
         is_constexpr = bool(getattr(p, "is_constexpr", False))
@@ -92,21 +111,52 @@ def kernel_signature(fn: Any, given: Mapping[str, Any] | None = None) -> KernelS
             else:
                 raise LitmusError.at(file, line, f"kernel {name}: {p.name}={value!r} is not a Triton type; write e.g. "
                                      f"{p.name}=*i32 (a pointer to int32), {p.name}=i32 or {p.name}=i64")
-        elif is_constexpr:
-            if has_default:
-                constexprs[p.name] = getattr(default, "value", default)
-            else:
-                missing.append(f"{p.name}=<value>")
-        elif ann and _TYPE.fullmatch(ann):
+        elif is_constexpr and has_default:
+            constexprs[p.name] = getattr(default, "value", default)
+        elif not is_constexpr and ann and _TYPE.fullmatch(ann):
             types[p.name] = ann
         else:
-            missing.append(f"{p.name}=<type>")
+            open_params.append(p)
+    inferred: dict[str, str] = {}
+    missing: list[str] = []
+    reasons: dict[str, str] = {}
+    if open_params and infer:
+        from litmus.lint.infer import summarize
+        from litmus.lint.infer_types import decide
+
+        summary = summarize(fn)
+        for p in open_params:
+            is_constexpr = bool(getattr(p, "is_constexpr", False))
+            default = getattr(p, "default", None)
+            has_default = default is not None and default is not inspect_empty()
+            decided = decide(p.name, is_constexpr, summary.uses.get(p.name), dict(hints or {}).get(p.name),
+                             getattr(default, "value", default) if has_default else inspect_empty())
+            if decided.value is None:
+                reasons[p.name] = decided.why
+                missing.append(f"{p.name}=<value>" if is_constexpr else f"{p.name}=<type>")
+            elif decided.constexpr:
+                constexprs[p.name] = decided.value
+                inferred[p.name] = decided.why
+            else:
+                types[p.name] = decided.value
+                inferred[p.name] = decided.why
+    else:
+        missing = [f"{p.name}=<value>" if getattr(p, "is_constexpr", False) else f"{p.name}=<type>"
+                   for p in open_params]
     if missing:
+        why = "; ".join(f"{k}: {v}" for k, v in reasons.items())
+        others = ", ".join(f"{k}={types.get(k, constexprs.get(k))}" for k in inferred)
         raise LitmusError.at(file, line, f"kernel {name}: cannot compile without the type or constexpr value of "
-                             f"{', '.join(m.split('=')[0] for m in missing)}; give them with --signature "
+                             f"{', '.join(m.split('=')[0] for m in missing)}"
+                             f"{f' ({why})' if why else ''}; give them with --signature "
                              f"'{','.join(missing)}' (types like *i32, *fp32, i32, i64; constexprs as values), "
-                             "annotate the parameters (flag: \"*i32\"), or set LITMUS_LINT in the file")
-    return KernelSignature(name, file, line, types, constexprs)
+                             "annotate the parameters (flag: \"*i32\"), or set LITMUS_LINT in the file"
+                             f"{f' (inferred meanwhile: {others})' if others else ''}")
+    # Triton wants the parameters in order
+    order = [p.name for p in params]
+    types = {k: types[k] for k in order if k in types}
+    constexprs = {k: constexprs[k] for k in order if k in constexprs}
+    return KernelSignature(name, file, line, types, constexprs, {k: inferred[k] for k in order if k in inferred})
 
 
 def inspect_empty() -> Any:

@@ -33,3 +33,11 @@ def test_defaults_and_other_instructions() -> None:
 
 def test_a_forward_branch_is_no_loop() -> None:
     assert not summarize("@p bra done; atom.global.add.u32 %r, [$1], 1; done:").loops
+
+
+def test_each_access_names_the_operand_of_its_address() -> None:
+    s = summarize(r"send:\0A atom.global.release.sys.cas.b32 %t, [$1], 0, 1;\0A @!%p bra send;\0A"
+                  r"wait:\0A atom.global.sys.cas.b32 %t, [ $2 ], 1, 0;\0A @!%p bra wait;\0A bar.sync 0;")
+    assert [(a.kind, a.operand) for a in s.accesses] == [("atomic", 1), ("atomic", 2), ("barrier", None)]
+    [ld] = summarize("ld.acquire.sys.global.u32 $0, [$1];").accesses
+    assert (ld.kind, ld.sem, ld.operand) == ("load", "acquire", 1)

@@ -27,6 +27,19 @@ CASES = [
     ("vllm_barrier", {"LINT-vllm-barrier-two-slot-barrier-ok": False,
                       # the reset's bug is a hang of the second round, not a stale read (below)
                       "LINT-vllm-barrier-one-slot-barrier-broken": False}),
+    # the consumer's removed spin: the compiled consumer does not wait
+    ("iris_message_passing", {"LINT-iris-message-passing-producer-kernel": True}),
+    ("iris_message_passing_fixed", {"LINT-iris-message-passing-fixed-producer-fixed": False}),
+    # a counter barrier: world_size - 1 senders, so the fixed form neither goes wrong nor hangs
+    ("iris_one_shot_all_reduce", {"LINT-iris-one-shot-all-reduce-all-reduce-as-written": True,
+                                  "LINT-iris-one-shot-all-reduce-all-reduce-fixed": False}),
+    ("triton_dist_grid_signal", {"LINT-triton-dist-grid-signal-ring-step-grid-barrier": False,
+                                 "LINT-triton-dist-grid-signal-ring-step-no-grid-barrier": True,
+                                 "LINT-triton-dist-grid-signal-ring-step-per-cta-flag": False}),
+    ("symm_mem_recipes_acquire", {"LINT-symm-mem-recipes-acquire-read-after-barrier": False,
+                                  "LINT-symm-mem-recipes-acquire-read-after-barrier-pads": False,
+                                  "LINT-symm-mem-recipes-acquire-read-after-other-acquire": True,
+                                  "LINT-symm-mem-recipes-acquire-read-after-other-acquire-pads": False}),
 ]
 
 
@@ -140,3 +153,20 @@ def test_a_side_the_file_lacks_takes_part_in_the_reset() -> None:
     # a relaxed reset: the first read may see the second round's payload (the write-after-read)
     t, m = alone("relaxed_reset")
     assert "P1:r1 != 1" in t.condition.text and m.target_reachable
+
+
+def test_a_counter_barrier_has_as_many_senders_as_its_wait_counts() -> None:
+    from litmus.lint.emit import MAX_COUNTER_SENDERS, counter_senders
+    from litmus.lint.events import Event, Site
+
+    def add(value: int | None, op: str = "add") -> Event:
+        return Event("atomic", Site("k.py", 1), "tl.atomic_add", op, "release", "sys", value=value)
+
+    assert counter_senders(add(1), 2) == 2 and counter_senders(add(2), 6) == 3
+    assert counter_senders(add(1), 1) == 1 and counter_senders(add(2), 3) == 1  # one sender; not a multiple
+    assert counter_senders(add(1, "exch"), 3) == 1 and counter_senders(add(None), 3) == 1
+    assert counter_senders(add(1), MAX_COUNTER_SENDERS + 1) == 1
+    tests = {t.id: t for t in load_text(linted("iris_one_shot_all_reduce").emit_yaml(), "ar.yaml")}
+    fixed = tests["LINT-iris-one-shot-all-reduce-all-reduce-fixed"]
+    assert [t.name for t in fixed.threads] == ["P0", "P1", "P2", "P4"]
+    assert not check(fixed).possible_hang

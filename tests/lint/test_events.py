@@ -99,3 +99,37 @@ def test_a_function_called_twice_reaches_each_callers_pointer(tmp_path_factory: 
     assert {(f.rule, f.site.line) for f in report.findings} == {("plain-reset", 14), ("plain-reset", 15)}
     spins = [e for e in report.kernels[0].events.events if e.kind == "spin"]
     assert [e.ptr.key for e in spins] == ["a", "b"]
+
+
+def test_a_pointer_base_is_the_object_without_its_offsets() -> None:
+    from litmus.lint.events import Pointer
+
+    def base(key: str) -> str:
+        return Pointer("table", "pads", key, False).base
+
+    assert base("ptr([pads])+(pid.x*2)+range(0,2)") == base("ptr([pads])+(pid.x*2)+loop:r") == "ptr([pads])"
+    assert base("ptr([pads+range(0,2)])+(pid.x*2)") == "ptr([pads+range(0,2)])"
+    assert base("flag") == "flag"
+
+
+GUARDED = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def g(flag: "*i32", data: "*fp32", n: "i32"):
+    pid = tl.program_id(0)
+    tl.store(data + pid, 1.0)
+    if pid == 0 and n > 1:
+        tl.atomic_xchg(flag, 1, sem="release", scope="sys")
+    if pid < 2:
+        tl.atomic_xchg(flag + 1, 1, sem="release", scope="sys")
+'''
+
+
+def test_an_if_on_one_program_id_runs_in_one_cta(tmp_path) -> None:
+    path = tmp_path / "g.py"
+    path.write_text(textwrap.dedent(GUARDED))
+    events = lint_file(path).kernels[0].events.events
+    assert [(e.kind, e.one_cta) for e in events] == [("store", False), ("atomic", True), ("atomic", False)]

@@ -167,3 +167,83 @@ def test_every_catalog_variant_a_rule_names_is_found_in_some_test_kernel() -> No
 
     seen = {f.pattern for p in KERNELS.glob("*.py") for f in linted(p.stem).findings}
     assert seen == set(CATALOG_VARIANTS + COMPILER_VARIANTS)
+
+
+KEPT = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def kept(flag: "*i32", count: "*i32", data: "*fp32", out: "*fp32"):
+    while tl.load(flag) == 0:
+        tl.atomic_add(count, 1, sem="relaxed")
+    tl.store(out, tl.load(data))
+'''
+
+
+def test_a_plain_spin_the_compiler_keeps_is_no_removed_spin(tmp_path) -> None:
+    import textwrap
+
+    from litmus.lint import lint_file
+
+    path = tmp_path / "kept.py"
+    path.write_text(textwrap.dedent(KEPT))
+    report = lint_file(path)
+    # the atomic in the body keeps the load in the loop: a spin on a weak read, judged as such
+    assert [e.kind for e in report.kernels[0].events.events if e.kind == "spin"] == ["spin"]
+    assert {f.rule for f in report.findings} == {"volatile-poll"}
+
+
+def test_a_strong_inline_asm_access_is_no_payload() -> None:
+    from litmus.lint.events import Event, Pointer, Site
+    from litmus.lint.rules import Shape, is_payload
+
+    ptr = Pointer("table", "pads", "ptr([pads])+r", False)
+    acquire = Event("load", Site("k.py", 3), "inline asm `ld.acquire.sys.global.u32 $0, [$1]`", sem="acquire",
+                    ptr=ptr)
+    plain = Event("load", Site("k.py", 4), "tl.load", ptr=ptr)
+    assert not is_payload(acquire, Shape()) and is_payload(plain, Shape())
+
+
+PAIRED = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def translate(ptr, from_rank, to_rank, heap_bases):
+    from_base = tl.load(heap_bases + from_rank)
+    to_base = tl.load(heap_bases + to_rank)
+    offset = tl.cast(ptr, tl.uint64) - from_base
+    return tl.cast(tl.cast(to_base, tl.pointer_type(tl.int8)) + offset, ptr.dtype)
+
+
+@triton.jit
+def publish(C: "*fp32", flags: "*i32", heap_bases: "*u64", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(C + offs, tl.full([BLOCK], 1.0, tl.float32))
+    tl.atomic_add(translate(flags, 0, 1, heap_bases), 1, sem="release", scope="sys")
+    while tl.atomic_add(translate(flags, 0, 0, heap_bases), 0, sem="acquire", scope="sys") < 1:
+        pass
+
+
+@triton.jit
+def gather(C: "*fp32", out: "*fp32", heap_bases: "*u64", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.load(translate(C + offs, 0, 1, heap_bases)))
+'''
+
+
+def test_a_store_the_paired_kernel_reads_through_a_peer_pointer_is_payload(tmp_path) -> None:
+    import textwrap
+
+    from litmus.lint import lint_file
+
+    path = tmp_path / "paired.py"
+    path.write_text(textwrap.dedent(PAIRED).replace("BLOCK: tl.constexpr", "BLOCK: tl.constexpr = 128"))
+    # publish alone reads no peer memory of C: its tile store is local, so the barrier publishes nothing
+    assert lint_file(path, "publish").findings == []
+    # with gather in the file, C is read translated: the tile is payload, and the scalar add needs a barrier
+    assert {(f.rule, f.kernel, f.pattern) for f in lint_file(path).findings} == {
+        ("block-publish", "publish", "SYMM-barrier-p1[acqrel-nopre-sys]")}

@@ -1,0 +1,174 @@
+"""Stand-in for Triton-distributed's ``libshmem_device`` (NVSHMEM device functions, called from
+Triton as ``libshmem_device.putmem_signal_block(...)``), and the model of PyTorch's symm_mem
+NVSHMEM helpers, with the ordering of NVSHMEM's device code:
+
+- ``signal_wait_until(sig_addr, cmp, cmp_val)``, ``wait_until``: ``nvshmemi_wait_until`` polls
+  through a ``volatile`` pointer: relaxed loads at system scope, no acquire.  Here: a
+  ``tl.load(volatile=True)`` spin until the value (the comparison is taken as equality).
+- ``putmem_signal*(dest, source, nbytes, sig_addr, signal, sig_op, pe)``: the data, then the
+  signal, delivered in that order (NVSHMEM's guarantee for put-with-signal); the block/warp
+  forms are collective and synchronise their threads first.  Here: a store to the peer's
+  ``dest``, a CTA barrier, and one thread's release ``tl.atomic_xchg`` at sys scope on the
+  peer's ``sig_addr``.
+- ``putmem*`` / ``getmem*``: data only (a store to / load from the peer), a CTA barrier for
+  the block forms; no ordering with later signals (that takes ``fence`` or ``quiet``).
+- ``signal_op(sig_addr, signal, sig_op, pe)``: a relaxed atomic at sys scope on the peer.
+- ``fence()``, ``quiet()``: ``__threadfence_system()`` (``fence.sc.sys``) for peer memory.
+- ``barrier_all()``, ``sync_all()``: a fence, then a CTA barrier (the cross-GPU wait itself is
+  not modelled: the linter sees no flag in it).
+- ``remote_ptr(ptr, pe)``: ``nvshmem_ptr``.  ``my_pe()``, ``n_pes()``: run-time ints.
+"""
+
+from typing import Any
+
+import triton
+import triton.language as tl
+
+from litmus.lint.libs._common import fence_sys, opaque_int, peer_ptr, volatile_spin_until
+from litmus.lint.stub import Stub
+
+
+@triton.jit
+def my_pe():
+    return opaque_int(0)
+
+
+@triton.jit
+def n_pes():
+    return opaque_int(1)
+
+
+@triton.jit
+def remote_ptr(local_ptr, pe):
+    return peer_ptr(local_ptr, pe)
+
+
+@triton.jit
+def signal_wait_until(sig_addr, cmp_, cmp_val):
+    return volatile_spin_until(sig_addr, cmp_val)
+
+
+@triton.jit
+def wait_until(ivar, cmp_op, cmp_val):
+    return volatile_spin_until(ivar, cmp_val)
+
+
+@triton.jit
+def _put(dest, source, pe, block: tl.constexpr):
+    tl.store(peer_ptr(dest, pe), tl.load(source))
+    if block:
+        tl.debug_barrier()
+
+
+@triton.jit
+def _get(dest, source, pe, block: tl.constexpr):
+    tl.store(dest, tl.load(peer_ptr(source, pe)))
+    if block:
+        tl.debug_barrier()
+
+
+@triton.jit
+def _put_signal(dest, source, sig_addr, signal, pe):
+    tl.store(peer_ptr(dest, pe), tl.load(source))
+    tl.debug_barrier()
+    tl.atomic_xchg(peer_ptr(sig_addr, pe), signal, sem="release", scope="sys")
+
+
+@triton.jit
+def putmem_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe):
+    _put_signal(dest, source, sig_addr, signal, pe)
+
+
+@triton.jit
+def putmem_signal_nbi(dest, source, nbytes, sig_addr, signal, sig_op, pe):
+    _put_signal(dest, source, sig_addr, signal, pe)
+
+
+@triton.jit
+def putmem_signal_block(dest, source, nbytes, sig_addr, signal, sig_op, pe):
+    _put_signal(dest, source, sig_addr, signal, pe)
+
+
+@triton.jit
+def putmem_signal_nbi_block(dest, source, nbytes, sig_addr, signal, sig_op, pe):
+    _put_signal(dest, source, sig_addr, signal, pe)
+
+
+@triton.jit
+def putmem_signal_warp(dest, source, nbytes, sig_addr, signal, sig_op, pe):
+    _put_signal(dest, source, sig_addr, signal, pe)
+
+
+@triton.jit
+def putmem_signal_nbi_warp(dest, source, nbytes, sig_addr, signal, sig_op, pe):
+    _put_signal(dest, source, sig_addr, signal, pe)
+
+
+@triton.jit
+def putmem(dest, source, nbytes, pe):
+    _put(dest, source, pe, False)
+
+
+@triton.jit
+def putmem_nbi(dest, source, nbytes, pe):
+    _put(dest, source, pe, False)
+
+
+@triton.jit
+def putmem_block(dest, source, nbytes, pe):
+    _put(dest, source, pe, True)
+
+
+@triton.jit
+def putmem_nbi_block(dest, source, nbytes, pe):
+    _put(dest, source, pe, True)
+
+
+@triton.jit
+def getmem(dest, source, nbytes, pe):
+    _get(dest, source, pe, False)
+
+
+@triton.jit
+def getmem_nbi(dest, source, nbytes, pe):
+    _get(dest, source, pe, False)
+
+
+@triton.jit
+def getmem_block(dest, source, nbytes, pe):
+    _get(dest, source, pe, True)
+
+
+@triton.jit
+def getmem_nbi_block(dest, source, nbytes, pe):
+    _get(dest, source, pe, True)
+
+
+@triton.jit
+def signal_op(sig_addr, signal, sig_op, pe):
+    tl.atomic_xchg(peer_ptr(sig_addr, pe), signal, sem="relaxed", scope="sys")
+
+
+@triton.jit
+def fence():
+    fence_sys()
+
+
+@triton.jit
+def quiet():
+    fence_sys()
+
+
+@triton.jit
+def barrier_all():
+    fence_sys()
+    tl.debug_barrier()
+
+
+@triton.jit
+def sync_all():
+    tl.debug_barrier()
+
+
+def __getattr__(name: str) -> Any:  # collectives, teams, typed put/get: not modelled
+    return Stub(f"libshmem_device.{name}")

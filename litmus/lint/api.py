@@ -137,6 +137,29 @@ def _stub_note(k: Any) -> str | None:
             "doing nothing to memory; if it signals or waits, describe it with --helpers FILE")
 
 
+def _lint_default_target(found: list[Any], file: str, first: str, signature: Mapping[str, Any] | None,
+                         peers: Iterable[str], context: list[Any], infer: bool) -> LintReport:
+    """Lint for the default target, or for the other one when the kernels do not compile for
+    it but do for the other (a kernel written for AMD that ptxas rejects): the default is a
+    guess, and a note says which target was used and why."""
+    from litmus.errors import LitmusError
+
+    try:
+        return lint_kernels(found, file, first, signature, peers, context=context, infer=infer)
+    except LitmusError as err:
+        if "could not compile kernel" not in str(err):
+            raise
+        other = "cuda:90" if first.startswith("hip") else "hip:gfx942"
+        try:
+            report = lint_kernels(found, file, other, signature, peers, context=context, infer=infer)
+        except LitmusError:
+            raise err from None
+        why = str(err).splitlines()[0]
+    report.file_notes.append(f"compiled for {other}: the default target {first} did not compile ({why}); "
+                             f"give --target to choose")
+    return report
+
+
 def _compile_explained(k: Any, sig: Any, target: str, num_warps: int) -> Any:
     """:func:`~litmus.lint.compile.compile_kernel`, with a hint on a compile error when the kernel
     uses a name from a module that was stubbed empty to import the file."""
@@ -150,6 +173,11 @@ def _compile_explained(k: Any, sig: Any, target: str, num_warps: int) -> Any:
         raw = getattr(k.fn, "fn", k.fn)
         names = set(getattr(getattr(raw, "__code__", None), "co_names", ()))
         stubs = sorted(n for n in names if isinstance(getattr(raw, "__globals__", {}).get(n), (Stub, StubModule)))
+        # the hint only where the failing line uses a stub: elsewhere it would blame the wrong name
+        lines = {p.line for p in err.problems if p.line}
+        source = Path(err.problems[0].file).read_text().splitlines() if err.problems and err.problems[0].file \
+            and Path(err.problems[0].file).is_file() else []
+        stubs = [n for n in stubs if any(0 < l <= len(source) and n in source[l - 1] for l in lines)]
         if not stubs:
             raise
         hint = (f"; the kernel uses {', '.join(stubs)}, from a module absent here that was stubbed empty: describe "
@@ -301,8 +329,10 @@ def lint_file(path: str | Path, kernel: str | None = None, target: str | None = 
             context = kernels_of(module, p)
         except LitmusError:
             context = []
-    report = lint_kernels(found, str(path), target or default_target(module), signature, peers, context=context,
-                          infer=infer)
+    if target is not None:
+        report = lint_kernels(found, str(path), target, signature, peers, context=context, infer=infer)
+    else:
+        report = _lint_default_target(found, str(path), default_target(module), signature, peers, context, infer)
     stubbed = getattr(module, "__litmus_stubbed__", None)
     if stubbed is not None:
         note = stubbed.note(str(path))

@@ -5,7 +5,7 @@ fences, CTA barriers, and whether it loops (a spin written in assembly, as symm-
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 _SEMS = ("relaxed", "acquire", "release", "acq_rel", "sc")
 _SCOPES = {"cta": "cta", "gpu": "gpu", "sys": "sys", "cluster": "gpu"}
@@ -17,7 +17,11 @@ class AsmAccess:
 
     ``kind``: ``load`` / ``store`` / ``atomic`` / ``fence`` / ``barrier``; ``op`` the atomic's
     operation (``cas``, ``exch``, ``add``...); ``expected``/``value``: CAS or store constants;
-    ``operand``: the ``$n`` its address is (``[$2]``), outputs counted, or None."""
+    ``operand``: the ``$n`` its address is (``[$2]``), outputs counted, or None.
+    ``expected_operand``/``value_operand``: the ``$n`` a CAS's expected value or a write's value
+    is when the string takes it from an operand (``st.global.release.sys.b32 [$1], $2``), so the
+    caller can read the constant it is given.  ``until``/``until_operand``: for a load, the value
+    a ``setp.eq``/``setp.ne`` of the string compares the loaded register with (a loop's exit)."""
 
     kind: str
     op: str = ""
@@ -28,6 +32,10 @@ class AsmAccess:
     value: int | None = None
     text: str = ""
     operand: int | None = None
+    expected_operand: int | None = None
+    value_operand: int | None = None
+    until: int | None = None
+    until_operand: int | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +54,12 @@ def _int(text: str) -> int | None:
         return None
 
 
+def _ref(text: str) -> int | None:
+    """``n`` for an operand reference ``$n``, else None."""
+    m = re.fullmatch(r"\$(\d+)", text.strip())
+    return int(m.group(1)) if m else None
+
+
 def _qualifiers(mnemonic: str) -> tuple[str, str, bool]:
     parts = mnemonic.split(".")
     sem = next((p for p in parts if p in _SEMS), "relaxed")
@@ -58,6 +72,7 @@ def summarize(asm: str) -> AsmSummary:
     text = asm.replace("\\0A", "\n").replace("\\09", "\t").replace("\\22", '"')
     accesses: list[AsmAccess] = []
     labels: list[str] = []
+    loaded: dict[str, int] = {}  # the register an ld writes -> its access
     loops = False
     for raw in re.split(r"[;\n]", text):
         stmt = raw.strip()
@@ -81,11 +96,14 @@ def summarize(asm: str) -> AsmSummary:
             op = next((p for p in mnemonic.split(".") if p in ("cas", "exch", "add", "inc", "dec", "and", "or",
                                                                   "xor", "min", "max")), "rmw")
             expected = value = None
+            expected_at = value_at = None
             if op == "cas" and len(argv) >= 4:
                 expected, value = _int(argv[-2]), _int(argv[-1])
+                expected_at, value_at = _ref(argv[-2]), _ref(argv[-1])
             elif argv:
-                value = _int(argv[-1])
-            accesses.append(AsmAccess("atomic", op, sem, scope or "gpu", False, expected, value, stmt, operand))
+                value, value_at = _int(argv[-1]), _ref(argv[-1])
+            accesses.append(AsmAccess("atomic", op, sem, scope or "gpu", False, expected, value, stmt, operand,
+                                      expected_at, value_at))
         elif mnemonic.startswith("ld.") and ".shared" not in mnemonic and ".param" not in mnemonic:
             sem, scope, vol = _qualifiers(mnemonic)
             if vol:
@@ -93,13 +111,23 @@ def summarize(asm: str) -> AsmSummary:
             strong = vol or any(p in mnemonic.split(".") for p in _SEMS)
             accesses.append(AsmAccess("load", "", sem if strong else "weak", scope or "sys", vol, text=stmt,
                                       operand=operand))
+            if argv and argv[0] and not argv[0].startswith("["):
+                loaded[argv[0]] = len(accesses) - 1
         elif mnemonic.startswith("st.") and ".shared" not in mnemonic:
             sem, scope, vol = _qualifiers(mnemonic)
             if vol:
                 sem, scope = "relaxed", "sys"
             strong = vol or any(p in mnemonic.split(".") for p in _SEMS)
             accesses.append(AsmAccess("store", "", sem if strong else "weak", scope or "sys", vol,
-                                      value=_int(argv[-1]) if argv else None, text=stmt, operand=operand))
+                                      value=_int(argv[-1]) if argv else None, text=stmt, operand=operand,
+                                      value_operand=_ref(argv[-1]) if argv else None))
+        elif mnemonic.startswith("setp.") and mnemonic.split(".")[1] in ("eq", "ne") and len(argv) >= 3:
+            # a loaded register compared with a value: the value a loop on that load exits at
+            for reg, other in ((argv[1], argv[2]), (argv[2], argv[1])):
+                if reg in loaded:
+                    i = loaded[reg]
+                    accesses[i] = replace(accesses[i], until=_int(other), until_operand=_ref(other))
+                    break
         elif mnemonic.startswith("fence."):
             sem, scope, _ = _qualifiers(mnemonic)
             accesses.append(AsmAccess("fence", "", sem if sem != "relaxed" else "sc", scope or "sys", text=stmt))

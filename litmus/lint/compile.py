@@ -36,9 +36,14 @@ class CompiledText:
 def _first_line(exc: BaseException) -> str:
     """The error itself: a CompilationError's message (not its ``at 2:17:`` header), else the
     first line that says ``error``."""
-    msg = getattr(exc, "error_message", None)
-    if type(exc).__name__ == "CompilationError" and isinstance(msg, str) and msg.strip():
-        return " ".join(msg.split())[:300]
+    # UnsupportedLanguageConstruct (`break`, ...) is a CompilationError too; an error inside a
+    # called @triton.jit function is the cause of the caller's, which has no message of its own
+    seen: BaseException | None = exc
+    while seen is not None:
+        msg = getattr(seen, "error_message", None)
+        if any(c.__name__ == "CompilationError" for c in type(seen).__mro__) and isinstance(msg, str) and msg.strip():
+            return " ".join(msg.split())[:300]
+        seen = seen.__cause__ or seen.__context__
     lines = [l.strip() for l in str(exc).splitlines() if l.strip()]
     errors = [l for l in lines if "error" in l.lower()]
     return (errors or lines or [type(exc).__name__])[0][:300]
@@ -123,8 +128,8 @@ def _captured_output() -> Iterator[list[str]]:
             out.append(tmp.read().decode(errors="replace"))
 
 
-def _hint(exc_name: str, said: str, tgt: Any, sig: KernelSignature, version: str) -> str:
-    if exc_name == "CompilationError":  # the front end: the Python of the kernel, or its types
+def _hint(exc: BaseException, said: str, tgt: Any, sig: KernelSignature, version: str) -> str:
+    if any(c.__name__ == "CompilationError" for c in type(exc).__mro__):  # the front end: the kernel's Python or types
         return f"fix this line, or check the argument types and constexprs: {sig.describe() or 'none'}"
     if re.search(r"unsupported target|not defined for option 'gpu-name'|is not a recognized processor|"
                  r"unknown target|Unsupported (arch|target)", said, re.I):
@@ -153,7 +158,7 @@ def _compile(fn: Any, sig: KernelSignature, tgt: Any, num_warps: int) -> Compile
         what = _first_line(exc)
         if detail and detail not in what:
             what = f"{what}: {detail}"
-        hint = _hint(type(exc).__name__, said, tgt, sig, triton.__version__)
+        hint = _hint(exc, said, tgt, sig, triton.__version__)
         return (file, line, f"triton {triton.__version__} could not compile kernel {sig.kernel} for {tgt}: {what} "
                             f"({hint})")
     return CompiledText(sig.kernel, str(tgt), triton.__version__, str(asm.get("ttir", "")), str(asm.get("ttgir", "")),
@@ -203,7 +208,7 @@ def _in_child(fn: Any, sig: KernelSignature, tgt: Any, num_warps: int) -> Compil
     said = _fd_text()
     last = said.strip().splitlines() or [f"exit status {os.waitstatus_to_exitcode(status)}"]
     detail = _diagnostic(said) or last[-1]
-    hint = _hint("", said, tgt, sig, triton.__version__)
+    hint = _hint(RuntimeError(), said, tgt, sig, triton.__version__)  # no exception crossed the fork
     return (sig.file, sig.line, f"triton {triton.__version__} could not compile kernel {sig.kernel} for {tgt}: the "
                                 f"{tgt.backend} backend ended the compiler process: {' '.join(detail.split())[:300]} "
                                 f"({hint})")

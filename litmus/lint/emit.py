@@ -25,7 +25,8 @@ from typing import Mapping, Union
 import yaml
 
 from litmus.lint.events import Event, KernelEvents, Pointer, Site
-from litmus.lint.rules import Shape, _same_threads, is_payload, peer_read_roots, peer_visible, shape_of
+from litmus.lint.rules import (Shape, _same_threads, is_payload, peer_read_roots, peer_visible, shape_of,
+                               ticket_of)
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,10 @@ def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], 
     s, w = ch.signal, ch.wait
     until = w.until if w.until is not None else 1
     xgpu = any(e.ptr is not None and e.ptr.shared(peers) for e in (s, w))
-    prev = max((x.index for x in psh.signals if x.index < s.index), default=-1)
+    # a flag raised by the last ticket's CTA publishes what came before the ticket
+    ticket = ticket_of(pe, s)
+    start = ticket.index if ticket is not None else s.index
+    prev = max((x.index for x in psh.signals if x.index < start), default=-1)
     if s in psh.unlocks:  # a mutex publishes what its critical section wrote
         prev = max([prev] + [lk.index for lk in psh.locks if lk.index < s.index and lk.same_path(s)])
 
@@ -230,6 +234,9 @@ def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], 
     grid = (not war and s.one_cta and any(not e.one_cta for e in pre)
             and not any(e.kind == "spin" and e.same_path(s) for e in pe
                         if max(e2.index for e2 in pre if not e2.one_cta) < e.index < s.index))
+    # the last ticket's CTA: P8, another CTA, stores its block z and takes its ticket (an add on
+    # `grid`) first; P0's ticket is an RMW that reads P8's add (MP-grid[ticket-*])
+    drawn = ticket is not None and not war and any(not e.one_cta for e in pre)
 
     def first(loc: str, reg: str) -> dict:
         return {"load": {"reg": reg, "loc": loc}} if war else {"store": {"loc": loc, "value": 1}}
@@ -245,7 +252,10 @@ def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], 
     last_pre = pre[-1].index if pre else prev
     for e in pe:
         if last_pre < e.index < s.index and e.same_path(s):
-            if e.kind == "barrier":
+            if drawn and e is ticket:
+                ordering.append({"spin": {"loc": "grid", "until": 1, "read": {
+                    "kind": "cas", "reset": 2, "sem": _rmw_sem(e.sem), "scope": e.scope}, "bound": 100000}})
+            elif e.kind == "barrier":
                 ordering.append({"bar.sync": {}})
                 if block:
                     p2.append({"bar.sync": {}})
@@ -277,14 +287,14 @@ def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], 
         tail.append(second("y", "r2"))
     for i, loc in enumerate(extra, 2):
         tail.append(second(loc, f"r{8 + i}"))
-    if grid:
+    if grid or drawn:
         tail.append(second("z", "r7"))
     if war:
         bad = ["P0:r1 == 1"] + (["P2:r2 == 1"] if block else [])
     else:
         bad = [f"{tail_name}:r1 == 0"] + ([f"{tail_name}:r2 == 0"] if block else [])
         bad += [f"{tail_name}:r{8 + i} == 0" for i in range(2, senders + 1)]
-        bad += [f"{tail_name}:r7 == 0"] if grid else []
+        bad += [f"{tail_name}:r7 == 0"] if grid or drawn else []
     home = 1 if xgpu else 0
     at1 = {"rank": 1, "cta": 0} if xgpu else {"rank": 0, "cta": 1}
     threads: dict[str, object] = {"P0": {"at": {"rank": 0, "cta": 0}, "do": p0}, "P1": {"at": at1, "do": p1}}
@@ -292,8 +302,11 @@ def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], 
         threads["P2"] = {"at": {"rank": 0, "cta": 0}, "do": p2}
     if split:
         threads["P3"] = {"at": at1, "do": p3}
-    if grid:
-        threads["P8"] = {"at": {"rank": 0, "cta": 1 if xgpu else 2}, "do": [first("z", "r1")]}
+    if grid or drawn:
+        p8: list[object] = [first("z", "r1")]
+        if drawn and ticket is not None:  # its own ticket, with the sem and scope of the kernel's
+            p8.append({"add": {"loc": "grid", "value": 1, "sem": _rmw_sem(ticket.sem), "scope": ticket.scope}})
+        threads["P8"] = {"at": {"rank": 0, "cta": 1 if xgpu else 2}, "do": p8}
     for i, loc in enumerate(extra, 2):  # sender i runs on rank i (or CTA i of one GPU), as P0 does
         at = {"rank": i, "cta": 0} if xgpu else {"rank": 0, "cta": i}
         threads[f"P{2 + i}"] = {"at": at, "do": ([first(loc, "r1")] if pre else []) + copy.deepcopy(ordering)
@@ -303,8 +316,10 @@ def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], 
                                                                                   "home": home}}
     if block:
         locations["y"] = {"init": 0, "home": home}
-    for loc in extra + (["z"] if grid else []):
+    for loc in extra + (["z"] if grid or drawn else []):
         locations[loc] = dict(locations["x"])
+    if drawn:
+        locations["grid"] = {"init": 0, "home": 0}
     cond = ("" if removed else f"P1:r0 == {until} /\\ ") + ("(" + " \\/ ".join(bad) + ")" if len(bad) > 1
                                                                else bad[0])
     where = "another GPU" if xgpu else "another CTA of the same GPU"
@@ -317,6 +332,8 @@ def pattern_for(ch: Channel, name: str, peers: Peers, file_flag_keys: set[str], 
                     if removed else "")
                  + ("P0 raises the flag in one CTA only; P8, another CTA, stores its block z before it. "
                     if grid else "")
+                 + (f"P0 raises the flag in the CTA that draws the last ticket (line {ticket.site.line}); P8, "
+                    "another CTA, stores its block z and takes its ticket first. " if drawn and ticket else "")
                  + (f"The wait counts {senders} senders (P0, {', '.join(f'P{2 + i}' for i in range(2, senders + 1))}"
                     "), each adding to the counter after its own payload. " if senders > 1 else "")
                  + "Target: the flag seen, the payload stale.")

@@ -15,6 +15,8 @@ from litmus.lint.ttir import Frame, Function, Op, Region, Value, constant, walk
 
 MEMORY_READS = ("tt.load", "tt.atomic_rmw", "tt.atomic_cas", "tt.elementwise_inline_asm")
 BARRIERS = ("ttg.barrier", "gpu.barrier", "tt.debug_barrier")
+DESCRIPTOR_STORES = ("tt.descriptor_store", "tt.experimental_descriptor_store")
+DESCRIPTOR_LOADS = ("tt.descriptor_load", "tt.experimental_descriptor_load")
 _PASS_THROUGH = ("tt.splat", "tt.broadcast", "tt.expand_dims", "tt.bitcast", "tt.reshape", "arith.extsi", "arith.extui",
                  "arith.trunci", "arith.bitcast", "arith.index_cast", "tt.trans", "tt.advance")
 _ARITH = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.andi": "&", "arith.ori": "|",
@@ -32,6 +34,16 @@ class Site:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}"
+
+
+def base_of(key: str) -> str:
+    """The object an address key points into: the key up to its first top-level ``+``."""
+    depth = 0
+    for i, ch in enumerate(key):
+        depth += ch in "([" and 1 or (-1 if ch in ")]" else 0)
+        if ch == "+" and depth == 0:
+            return key[:i]
+    return key
 
 
 @dataclass(frozen=True)
@@ -55,12 +67,7 @@ class Pointer:
         """The object the address points into: the key up to its first offset (``ptr([pads])`` for
         ``ptr([pads])+(pid.x*2)+range(0,2)``). Two accesses with one base reach one flag or
         buffer; the offsets (loop variables, ranges) are not compared."""
-        depth = 0
-        for i, ch in enumerate(self.key):
-            depth += ch in "([" and 1 or (-1 if ch in ")]" else 0)
-            if ch == "+" and depth == 0:
-                return self.key[:i]
-        return self.key
+        return base_of(self.key)
 
     def shared(self, peers: frozenset[str]) -> bool:
         """Whether the memory may be another GPU's (or written by another GPU)."""
@@ -85,7 +92,10 @@ class Event:
     ``until`` the value it waits for and ``reset`` what a CAS read writes back.  ``subset``:
     executed by some of the CTA's threads only (a scalar atomic, inline asm).  ``loop``: the id
     of the (non-spin) loop it sits in, 0 when none.  ``one_cta``: it sits in the then-arm of an
-    ``if`` on ``tl.program_id(...) == constant`` (one CTA of the grid runs it)."""
+    ``if`` on ``tl.program_id(...) == constant`` (one CTA of the grid runs it).  ``some_rounds``:
+    it sits in an ``if`` on another condition inside its innermost loop, so a round may skip it.
+    ``ticket``: it sits in the then-arm of an ``if`` on the value an atomic returned (``if
+    tl.atomic_add(counter, 1) == n - 1:``, the CTA that draws the last ticket): that atomic's line."""
 
     kind: str
     site: Site
@@ -105,6 +115,8 @@ class Event:
     branch: tuple[tuple[int, int], ...] = ()  # (scf.if id, arm) of every if it sits in
     used: bool = False  # an atomic whose result the kernel reads (a ticket, a spin's value)
     one_cta: bool = False
+    some_rounds: bool = False  # under an if (not on program_id) inside its loop: not run every round
+    ticket: int = 0  # the line of the atomic whose result the if it sits in tests (the last ticket's CTA), or 0
 
     def same_path(self, other: "Event") -> bool:
         """Whether one execution can run both (they are not in different arms of one if)."""
@@ -196,6 +208,15 @@ def _site(frames: tuple[Frame, ...], user_file: str) -> Site:
     return Site(outer.file, outer.line, tuple(frames[:frames.index(outer)]))
 
 
+def _asm_operand(op: Op, n: int) -> Value | None:
+    """The ``tt.elementwise_inline_asm`` operand that ``$n`` of its string names: ``$n`` counts
+    the constraints, whose outputs (``=r``) come first and are no operands."""
+    m = re.search(r'constraints = "([^"]*)"', op.text)
+    outputs = sum(1 for c in (m.group(1).split(",") if m else []) if c.strip().startswith("="))
+    idx = n - outputs
+    return op.operands[idx] if 0 <= idx < len(op.operands) else None
+
+
 def _shape(op: Op) -> str:
     """The dims of the first tensor in ``op``'s type signature (``128`` for ``tensor<128x!tt.ptr<f32>>``)."""
     m = re.search(r"tensor<((?:\d+x)*\d+)x", op.result_type)
@@ -214,6 +235,8 @@ class _Extractor:
         self.branch: tuple[tuple[int, int], ...] = ()
         self.one_cta = False
         self.ifs = 0
+        self.round_ifs = 0  # ifs (not on program_id) entered since the innermost loop began
+        self.ticket = 0  # the line of the atomic the enclosing then-arm's condition reads, 0 when none
         self.keys: dict[int, str] = {}
         self.address_loads: set[int] = set()
         bodies = [fn.body, *(f.body for f in functions if f is not fn)]
@@ -277,6 +300,8 @@ class _Extractor:
             return f"({self.key(op.operands[0], depth + 1)}{_ARITH[op.name]}{self.key(op.operands[1], depth + 1)})"
         if op.name == "tt.load" and op.operands:
             return f"[{self.key(op.operands[0], depth + 1)}]"
+        if op.name == "tt.make_tensor_descriptor" and op.operands:
+            return f"desc({self.key(op.operands[0], depth + 1)})"
         return f"{op.name}#{v.id}"
 
     def pointer(self, v: Value, vector: bool, shape: str = "") -> Pointer:
@@ -338,7 +363,8 @@ class _Extractor:
     # -- events -----------------------------------------------------------------------------
 
     def emit(self, ev: Event) -> None:
-        self.out.events.append(replace(ev, branch=self.branch, one_cta=self.one_cta))
+        self.out.events.append(replace(ev, branch=self.branch, one_cta=self.one_cta,
+                                       some_rounds=bool(ev.loop) and self.round_ifs > 0, ticket=self.ticket))
 
     def program_guard(self, cond: Value, depth: int = 0) -> bool:
         """Whether ``cond`` holds in one CTA only: ``program_id == constant``, alone or and-ed
@@ -352,6 +378,19 @@ class _Extractor:
             return False
         keys = [self.key(o) for o in op.operands]
         return any(k.startswith("pid.") for k in keys) and any(constant(o) is not None for o in op.operands)
+
+    def ticket_of(self, cond: Value, depth: int = 0) -> int:
+        """The line of the atomic whose returned value ``cond`` compares (``tl.atomic_add(c, 1) == n - 1``,
+        also through an inline-asm ``atom``), or 0."""
+        op = self.resolve(cond).op
+        if op is None or depth > 8:
+            return 0
+        if op.name in ("tt.atomic_rmw", "tt.atomic_cas") or (
+                op.name == "tt.elementwise_inline_asm" and any(a.kind == "atomic" for a in self.asm(op).accesses)):
+            return self.site(op).line
+        if op.name not in ("arith.cmpi", "arith.andi") and op.name not in _PASS_THROUGH:
+            return 0
+        return next((line for o in op.operands if (line := self.ticket_of(o, depth + 1))), 0)
 
     def site(self, op: Op) -> Site:
         return _site(op.frames + self.call_frames, self.user_file)
@@ -387,6 +426,11 @@ class _Extractor:
             return [Event("atomic", site, "tl.atomic_cas", "cas", sem, scope,
                           ptr=self.pointer(op.operands[0], vec, _shape(op)),
                           subset=True, loop=loop, expected=constant(op.operands[1]), value=constant(op.operands[2]))]
+        if op.name in DESCRIPTOR_STORES + DESCRIPTOR_LOADS and op.operands:
+            # a tensor descriptor's (TMA) tile: the CTA's data, at the descriptor and its offsets
+            store = op.name in DESCRIPTOR_STORES
+            return [Event("store" if store else "load", site, f"tensor descriptor {'store' if store else 'load'}",
+                          ptr=self.pointer(op.operands[0], True, _shape(op)), loop=loop)]
         if op.name in BARRIERS:
             return [Event("barrier", site, "tl.debug_barrier()", loop=loop)]
         if op.name == "tt.elementwise_inline_asm":
@@ -423,25 +467,34 @@ class _Extractor:
     def asm_pointer(self, op: Op, a: AsmAccess | None = None) -> Pointer | None:
         def vector(v: Value) -> bool:  # a scalar pointer operand is one address, as a scalar tl.store's
             text = v.type or (v.op.result_type if v.op else "")
-            return not text.startswith("!tt.ptr")
+            # a cast prints its type as `i64 -> !tt.ptr<i32>`: the result is what follows the arrow
+            return not text.split("->")[-1].strip().startswith("!tt.ptr")
 
         if a is not None and a.operand is not None:
-            # `[$n]` names the n-th constraint; the outputs ("=r") come first and are no operands
-            m = re.search(r'constraints = "([^"]*)"', op.text)
-            outputs = sum(1 for c in (m.group(1).split(",") if m else []) if c.strip().startswith("="))
-            idx = a.operand - outputs
-            if 0 <= idx < len(op.operands):
-                return self.pointer(op.operands[idx], vector(op.operands[idx]), _shape(op))
+            v = _asm_operand(op, a.operand)
+            if v is not None:
+                return self.pointer(v, vector(v), _shape(op))
         for v in op.operands:
             if v.type.startswith("!tt.ptr") or "ptr" in (v.op.result_type if v.op else v.type):
                 return self.pointer(v, vector(v), _shape(op))
         return self.pointer(op.operands[0], vector(op.operands[0]), _shape(op)) if op.operands else None
 
+    def asm_constant(self, op: Op, literal: int | None, operand: int | None) -> int | None:
+        """A value of an asm instruction: its literal, or the constant the ``$n`` it names is given."""
+        if literal is not None or operand is None:
+            return literal
+        v = _asm_operand(op, operand)
+        return constant(self.resolve(v)) if v is not None else None
+
     def asm_event(self, op: Op, a: AsmAccess, loop: int) -> Event:
         site = self.site(op)
         ptr = self.asm_pointer(op, a) if a.kind in ("load", "store", "atomic") else None
+        # the asm's result read by the kernel: an atomic's (a ticket); an st's `mov $0, 0` is no result
+        used = a.kind == "atomic" and any(r.id in self.used for r in op.results)
         return Event(a.kind, site, f"inline asm `{a.text}`", a.op if a.kind == "atomic" else "", a.sem,
-                     a.scope, a.volatile, ptr, subset=True, loop=loop, expected=a.expected, value=a.value)
+                     a.scope, a.volatile, ptr, subset=True, loop=loop,
+                     expected=self.asm_constant(op, a.expected, a.expected_operand),
+                     value=self.asm_constant(op, a.value, a.value_operand), used=used)
 
     # -- spins ------------------------------------------------------------------------------
 
@@ -528,14 +581,20 @@ class _Extractor:
 
     # -- walk -------------------------------------------------------------------------------
 
+    def loop_regions(self, op: Op) -> None:
+        """Walk a (non-spin) loop's regions as loop ``self.loops``; the ifs around it are not the loop's."""
+        saved, self.round_ifs = self.round_ifs, 0
+        for r in op.regions:
+            self.region(r, self.loops)
+        self.round_ifs = saved
+
     def region(self, region: Region, loop: int) -> None:
         for op in region.ops:
             if op.name == "scf.while":
                 if self.spin(op, loop):
                     continue
                 self.loops += 1
-                for r in op.regions:
-                    self.region(r, self.loops)
+                self.loop_regions(op)
                 continue
             if op.name == "scf.for":
                 self.loops += 1
@@ -544,8 +603,7 @@ class _Extractor:
                         b.op is not None and b.op.name in MEMORY_READS for b in bounds):
                     self.out.notes.append(f"{self.site(op)}: a for loop whose bounds are read from memory "
                                           "(data-dependent); it is not analysed as a spin")
-                for r in op.regions:
-                    self.region(r, self.loops)
+                self.loop_regions(op)
                 continue
             if op.name == "tt.elementwise_inline_asm":
                 summary = self.asm(op)
@@ -556,13 +614,14 @@ class _Extractor:
                     spun = [r for r in reads if r.op == "cas"] or [reads[-1]]
                     for a in spun:
                         ev = self.asm_event(op, a, loop)
-                        until = a.expected if a.op == "cas" else None
+                        until = ev.expected if a.op == "cas" else (
+                            self.asm_constant(op, a.until, a.until_operand) if a.kind == "load" else None)
                         if until is None:
                             self.out.notes.append(f"{self.site(op)}: an inline-asm loop whose exit value the "
                                                   "linter cannot read; its litmus pattern waits for 1")
                         self.emit(Event("spin", ev.site, ev.via, a.op or "load", a.sem, a.scope, a.volatile, ev.ptr,
-                                        subset=True, loop=loop, expected=a.expected, value=a.value, until=until,
-                                        reset=a.value if a.op == "cas" else None))
+                                        subset=True, loop=loop, expected=ev.expected, value=ev.value, until=until,
+                                        reset=ev.value if a.op == "cas" else None))
                     others = [a2 for a2 in summary.accesses if a2.kind in ("fence", "barrier")]
                     for a2 in others:
                         self.emit(self.asm_event(op, a2, loop))
@@ -575,11 +634,15 @@ class _Extractor:
                 self.ifs += 1
                 outer, me, one = self.branch, self.ifs, self.one_cta
                 guard = bool(op.operands) and self.program_guard(op.operands[0])
+                ticket, drawn = self.ticket, (self.ticket_of(op.operands[0]) if op.operands else 0)
+                self.round_ifs += not guard
                 for arm, r in enumerate(op.regions):
                     self.branch = outer + ((me, arm),)
                     self.one_cta = one or (guard and arm == 0)
+                    self.ticket = drawn if drawn and arm == 0 else ticket
                     self.region(r, loop)
-                self.branch, self.one_cta = outer, one
+                self.branch, self.one_cta, self.ticket = outer, one, ticket
+                self.round_ifs -= not guard
                 continue
             for r in op.regions:
                 self.region(r, loop)

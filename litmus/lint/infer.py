@@ -18,6 +18,9 @@ MEMORY_OPS = ("load", "store", *ATOMICS)
 _PASS_THROUGH = ("cast", "multiple_of", "max_contiguous", "broadcast_to", "reshape", "view", "expand_dims",
                  "advance", "to", "cast_ptr", "pointer_cast")
 _SHAPE_CALLS = ("full", "zeros", "ones", "empty", "zeros_like")
+DESCRIPTOR_METHODS = ("load", "store", "atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or",
+                      "atomic_xor", "atomic_xchg", "gather", "scatter")
+"""Methods of a ``tl.tensor_descriptor`` (``a_desc.load([m, k])``): the parameter is a TMA descriptor."""
 LOCAL_POINTER = "<pointer>"
 """A root that is no parameter: a pointer made in the function (a loaded address cast to a
 pointer); ``table + rank`` is built on it, not on ``rank``."""
@@ -42,15 +45,29 @@ class Use:
     condition: bool = False  # tested as a condition (``if EVEN_K:``, ``x if FP8 else y``)
     stub_arg: bool = False  # given to a function of a module stubbed empty (which ignores it)
     size: bool = False  # compared with a run-time value (``offs < numel``): a bound
+    indexed: bool = False  # indexed with an element index (``buf_tuple[i]``): a tuple
+    length: tuple[Any, ...] = ()  # what bounds the indices: int literals (an index + 1), loop-bound parameters
+    arity: tuple[int, ...] = ()  # called as a function with these numbers of arguments
+    dtype: bool = False  # used as a dtype (``dtype=P``, ``x.to(P)``, ``tl.full(shape, v, P)``)
+    bitcast: bool = False  # the dtype of a bitcast (``x.to(P, bitcast=True)``): as wide as the value
+    exits: Any = None  # the literal at which ``if P == literal: return`` leaves the function early
+    bits: int = 0  # the width of the dtype it is bitcast to (``x.to(tl.uint64, bitcast=True)``: 64)
+    descriptor: int = 0  # the rank of a tensor descriptor (``desc.load([m, k])``): 2; 0 when no descriptor
 
 
     def merge(self, other: "Use") -> None:
         """Add what ``other`` says (a helper's use of the parameter it was given)."""
         for name in ("pointer", "atomic", "int_data", "table", "shape", "loop_bound", "divisor", "arith", "called",
-                     "used", "condition", "size", "stub_arg"):
+                     "used", "condition", "size", "stub_arg", "indexed", "dtype", "bitcast"):
             setattr(self, name, getattr(self, name) or getattr(other, name))
+        self.arity = tuple(dict.fromkeys(self.arity + other.arity))
+        self.length = tuple(dict.fromkeys(self.length + other.length))
+        self.descriptor = max(self.descriptor, other.descriptor)
+        self.bits = max(self.bits, other.bits)
         if self.compared is None:
             self.compared = other.compared
+        if self.exits is None:
+            self.exits = other.exits
         self.compared_to = tuple(dict.fromkeys(self.compared_to + other.compared_to))
 
 
@@ -102,6 +119,16 @@ def _is_pointer_type(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Attribute) and node.attr in ("dtype", "type")
 
 
+def _dtype_bits(node: ast.AST) -> int:
+    """The width of ``tl.<dtype>`` (``tl.uint64``: 64), or 0 for anything else."""
+    import re
+
+    if not (isinstance(node, ast.Attribute) and _dotted(node.value) in ("tl", "triton.language", "language")):
+        return 0
+    found = re.search(r"(\d+)$", _last(node))
+    return int(found.group(1)) if found else 0
+
+
 def function_def(fn: Any) -> ast.FunctionDef | None:
     """The ``def`` of jitted ``fn`` (its ``src``), or None when it has no readable source."""
     src = getattr(fn, "src", None)
@@ -128,6 +155,16 @@ class _Analyzer:
         self.uses = {p: Use() for p in self.params}
         self.assigns: dict[str, list[ast.expr]] = {}
         self.loaded: dict[str, list[ast.Call]] = {}  # local -> the tl.load calls it is assigned from
+        # loop variable -> what bounds it (``for i in tl.static_range(world_size)``: world_size)
+        self.loop_bounds: dict[str, tuple[Any, ...]] = {}
+        for n in ast.walk(node):
+            if isinstance(n, ast.For) and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Call) \
+                    and _last(n.iter.func) in ("range", "static_range") and n.iter.args:
+                stop = n.iter.args[0] if len(n.iter.args) == 1 else n.iter.args[1]
+                if isinstance(stop, ast.Name) and stop.id in self.params:
+                    self.loop_bounds[n.target.id] = (stop.id,)
+                elif _int_literal(stop):
+                    self.loop_bounds[n.target.id] = (stop.value,)  # type: ignore[union-attr]
         for n in ast.walk(node):
             if isinstance(n, ast.Assign):
                 for t in n.targets:
@@ -187,7 +224,7 @@ class _Analyzer:
         if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub)):
             left, right = self.roots(e.left, seen), self.roots(e.right, seen)
             return left + [r for r in right if r not in left]
-        if isinstance(e, ast.Subscript):
+        if isinstance(e, ast.Subscript):  # ``p[:, None]`` a view, ``buf_tuple[i]`` an element: built on ``p``
             return self.roots(e.value, seen)
         if isinstance(e, ast.IfExp):
             return self.roots(e.body, seen) + self.roots(e.orelse, seen)
@@ -228,6 +265,33 @@ class _Analyzer:
             return _arg(c, 0, "input")
         return None
 
+    @staticmethod
+    def element_index(e: ast.Subscript) -> ast.expr | None:
+        """The index of ``e`` when it picks one element (``t[i]``, ``t[0]``), not a slice or a
+        broadcast (``p[:, None]``) of a tensor; None otherwise."""
+        index = e.slice
+        if isinstance(index, (ast.Slice, ast.Tuple)) or (isinstance(index, ast.Constant) and index.value is None):
+            return None
+        if isinstance(index, ast.Constant) and not _int_literal(index):
+            return None
+        return index if isinstance(index, (ast.Name, ast.Constant, ast.UnaryOp)) else None
+
+    def mark_indexed(self, e: ast.Subscript) -> None:
+        """``e.value`` (a parameter) is a tuple; its length is bounded by the index: a literal, or
+        the bound of the ``for i in tl.static_range(N)`` loop the index runs over."""
+        if not (isinstance(e.value, ast.Name) and e.value.id in self.uses):
+            return
+        use = self.uses[e.value.id]
+        use.indexed = True
+        index = self.element_index(e)
+        bound: tuple[Any, ...] = ()
+        if _int_literal(index):
+            value = index.value if isinstance(index, ast.Constant) else -index.operand.value  # type: ignore[union-attr]
+            bound = (value + 1,) if value >= 0 else ()
+        elif isinstance(index, ast.Name):
+            bound = self.loop_bounds.get(index.id, ())
+        use.length = tuple(dict.fromkeys(use.length + bound))
+
     def mark_pointer(self, e: ast.AST | None, use: Use) -> None:
         """The parameter ``e`` is built on is a pointer with ``use``: the one declared a pointer,
         else the first candidate that is no constexpr (``ptr + offset`` puts it first)."""
@@ -260,6 +324,8 @@ class _Analyzer:
                 self.uses[n.id].used = True
             if isinstance(n, ast.Call):
                 self.call(n)
+            elif isinstance(n, ast.Subscript) and self.element_index(n) is not None:
+                self.mark_indexed(n)
             elif isinstance(n, ast.Compare):
                 self.compare(n)
             elif isinstance(n, ast.BinOp):
@@ -270,7 +336,9 @@ class _Analyzer:
                 for side in (n.left, n.right):
                     if isinstance(side, ast.Name) and side.id in self.uses:
                         self.uses[side.id].arith = True
-            elif isinstance(n, (ast.If, ast.IfExp, ast.While)) or (isinstance(n, ast.UnaryOp)
+            if isinstance(n, ast.If):
+                self.early_exit(n)
+            if isinstance(n, (ast.If, ast.IfExp, ast.While)) or (isinstance(n, ast.UnaryOp)
                                                                     and isinstance(n.op, ast.Not)):
                 test = n.operand if isinstance(n, ast.UnaryOp) else n.test
                 tests = test.values if isinstance(test, ast.BoolOp) else [test]
@@ -295,15 +363,36 @@ class _Analyzer:
         func = c.func
         if isinstance(func, ast.Name) and func.id in self.uses:
             self.uses[func.id].called = True
-        for k in c.keywords:
-            if k.arg == "dtype" and isinstance(k.value, ast.Name) and k.value.id in self.uses:
-                self.uses[k.value.id].called = True
+            self.uses[func.id].arity += (len(c.args) + len(c.keywords),)
         name = _last(func)
+        if name == "to" and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and func.value.id in self.uses and c.args and any(
+                k.arg == "bitcast" and isinstance(k.value, ast.Constant) and k.value.value for k in c.keywords):
+            bits = _dtype_bits(c.args[0])  # a value bitcast to a 64-bit type is 64 bits wide
+            self.uses[func.value.id].bits = max(self.uses[func.value.id].bits, bits)
+        for d in self.dtype_args(c):
+            if isinstance(d, ast.Name) and d.id in self.uses:
+                use = self.uses[d.id]
+                use.called = use.dtype = True
+                use.bitcast = use.bitcast or (name == "to" and any(
+                    k.arg == "bitcast" and isinstance(k.value, ast.Constant) and k.value.value for k in c.keywords))
+        if isinstance(func, ast.Attribute) and name in DESCRIPTOR_METHODS and not _is_tl(func, MEMORY_OPS) \
+                and isinstance(func.value, ast.Name) and func.value.id in self.uses \
+                and func.value.id not in self.assigns:
+            # ``a_desc.load([m, k])``: a tensor descriptor, of rank the offsets' count
+            offsets = _arg(c, 0, "offsets")
+            rank = len(offsets.elts) if isinstance(offsets, (ast.List, ast.Tuple)) else 1
+            use = self.uses[func.value.id]
+            use.descriptor = max(use.descriptor, rank)
+            return
         for k in c.keywords:  # tl.make_block_ptr(block_shape=(BLOCK_M, BLOCK_K)): a shape
             if k.arg in ("block_shape", "shape") and not _is_tl(func, ("make_block_ptr",)) or k.arg == "block_shape":
                 for x in ast.walk(k.value):
                     if isinstance(x, ast.Name) and x.id in self.uses:
                         self.uses[x.id].shape = True
+        if _is_tl(func, ("make_tensor_descriptor",)):  # its base is a pointer; the descriptor is made here
+            self.mark_pointer(_arg(c, 0, "base"), Use())
+            return
         if _is_tl(func, MEMORY_OPS):
             atomic = name.startswith("atomic")
             value = _arg(c, 1, "value", "val", "cmp")
@@ -341,6 +430,22 @@ class _Analyzer:
             elif isinstance(expr, ast.Name) and expr.id in self.uses:
                 self.uses[expr.id].merge(use)
 
+    @staticmethod
+    def dtype_args(c: ast.Call) -> list[ast.expr]:
+        """The arguments of ``c`` that are dtypes: ``dtype=``, ``x.to(D)``, ``tl.cast(x, D)``,
+        ``tl.full(shape, value, D)``, ``tl.zeros(shape, D)``."""
+        out = [k.value for k in c.keywords if k.arg == "dtype"]
+        name = _last(c.func)
+        if isinstance(c.func, ast.Attribute) and name == "to" and not _is_tl(c.func, ("to",)) and c.args:
+            out.append(c.args[0])
+        elif _is_tl(c.func, ("cast",)) and len(c.args) > 1:
+            out.append(c.args[1])
+        elif _is_tl(c.func, ("full",)) and len(c.args) > 2:
+            out.append(c.args[2])
+        elif _is_tl(c.func, ("zeros", "ones", "empty")) and len(c.args) > 1:
+            out.append(c.args[1])
+        return out
+
     def loads_of(self, side: ast.AST) -> list[ast.Call]:
         """The ``tl.load`` calls ``side`` is (a call, or a local assigned from them)."""
         if isinstance(side, ast.Call) and _is_tl(side.func, ("load",)):
@@ -373,6 +478,19 @@ class _Analyzer:
             name = parts[-1]
             atomic = "atomic" in name or name.startswith("red")
             self.mark_pointer(c.args[0], Use(atomic=atomic, int_data=atomic or name.startswith(("st", "ld"))))
+
+    def early_exit(self, n: ast.If) -> None:
+        """``if P == 0: return``: the literal at which parameter ``P`` skips the rest of the
+        function (a value that compiles the rest is another one)."""
+        test = n.test
+        if not (n.body and isinstance(n.body[-1], ast.Return) and isinstance(test, ast.Compare)
+                and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+            return
+        sides = [test.left, test.comparators[0]]
+        literal = next((x for x in sides if _int_literal(x)), None)
+        name = next((x for x in sides if isinstance(x, ast.Name) and x.id in self.uses), None)
+        if literal is not None and name is not None and isinstance(literal, ast.Constant):
+            self.uses[name.id].exits = literal.value
 
     def compare(self, n: ast.Compare) -> None:
         sides = [n.left, *n.comparators]

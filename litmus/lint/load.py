@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import re
 import importlib.util
 import sys
 import textwrap
@@ -145,6 +146,11 @@ def kernels_of(module: Any, p: Path, only: str | None = None) -> list[FoundKerne
         if Path(code.co_filename).resolve() != p.resolve():
             continue  # imported from elsewhere
         jitted[attr] = (fn, code.co_firstlineno)
+    simt = sorted(attr for attr, (fn, _) in jitted.items() if bind_simt_region(fn))
+    stubbed = getattr(module, "__litmus_stubbed__", None)
+    if simt and stubbed is not None:
+        stubbed.guards.append(f"dl.simt_exec_region() as (thread_idx, block_size) read as each thread's %tid.x, "
+                              f"%ntid.x in {', '.join(simt)}")
     settings = getattr(module, "LITMUS_LINT", {}) or {}
     if not isinstance(settings, dict):
         raise LitmusError.at(str(p), None, "LITMUS_LINT must be a dict: "
@@ -163,10 +169,69 @@ def kernels_of(module: Any, p: Path, only: str | None = None) -> list[FoundKerne
     out = []
     for n in sorted(names, key=lambda n: jitted[n][1]):
         fn, line = jitted[n]
+        if drop_final_return(fn):
+            stubbed = getattr(module, "__litmus_stubbed__", None)
+            if stubbed is not None:
+                stubbed.guards.append(f"{n} linted as a kernel with its returned value dropped (no jitted function "
+                                      "of the file calls it, and a kernel returns nothing)")
         cfg = settings.get(n, {}) or {}
         signature = {**autotune_defaults(vars(module)[n]), **dict(cfg.get("signature", {}) or {})}
         out.append(FoundKernel(n, fn, str(p), line, signature, tuple(cfg.get("peer", ()) or ()), launch_hints(fn, p)))
     return out
+
+
+_SIMT = re.compile(r"\bwith\s+(?P<cm>[\w.]*simt_exec_region)\(\)\s+as\s+\(\s*(?P<a>\w+)\s*,\s*(?P<b>\w+)\s*\)\s*:")
+
+
+def bind_simt_region(fn: Any) -> bool:
+    """Triton-distributed's ``with dl.simt_exec_region() as (thread_idx, block_size):`` as upstream
+    Triton can compile it: its ``with`` binds no tuple, so the names are bound by walrus
+    expressions in the header, ``with dl.simt_exec_region((thread_idx :=
+    dl.simt_exec_region.thread_index()), (block_size := dl.simt_exec_region.block_size())):``,
+    on the same line (every other line and column stays).  Only where this Triton lowers ``:=``
+    (3.9, not 3.6); True when ``fn``'s source was rewritten."""
+    from triton.compiler.code_generator import CodeGenerator
+
+    src = getattr(fn, "src", None)
+    if src is None or not hasattr(fn, "_unsafe_update_src") or not hasattr(CodeGenerator, "visit_NamedExpr"):
+        return False
+    new = _SIMT.sub(lambda m: (f"with {m['cm']}(({m['a']} := {m['cm']}.thread_index()), "
+                               f"({m['b']} := {m['cm']}.block_size())):"), src)
+    if new == src:
+        return False
+    fn._unsafe_update_src(new)
+    return True
+
+
+def drop_final_return(fn: Any) -> bool:
+    """A device helper linted as a kernel (``return value`` as its last statement, which a kernel
+    cannot compile): that ``return`` becomes an assignment of the value, in place (``return`` and
+    ``_ret =`` are as long, so every line and column stays); True when it was rewritten.  The value
+    is still computed, so the helper's memory operations are all there; a function with any other
+    ``return value`` (an early one) is left as it is."""
+    src = getattr(fn, "src", None)
+    if src is None or not hasattr(fn, "_unsafe_update_src"):
+        return False
+    lines = src.splitlines(keepends=True)
+    try:
+        tree = ast.parse(textwrap.dedent(src))
+    except SyntaxError:
+        return False
+    node = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
+    if node is None or not node.body:
+        return False
+    returns = [n for n in ast.walk(node) if isinstance(n, ast.Return) and n.value is not None]
+    last = node.body[-1]
+    if returns != [last] or not isinstance(last, ast.Return):
+        return False
+    indent = len(lines[0]) - len(lines[0].lstrip())  # what dedent took off each line
+    row = lines[last.lineno - 1]
+    col = last.col_offset + indent
+    if row[col:col + 6] != "return":
+        return False
+    lines[last.lineno - 1] = row[:col] + "_ret =" + row[col + 6:]
+    fn._unsafe_update_src("".join(lines))
+    return True
 
 
 def launch_hints(fn: Any, p: Path) -> dict[str, tuple[Any, str]]:

@@ -10,7 +10,7 @@ import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from litmus.lint.events import Event, KernelEvents, Site
+from litmus.lint.events import Event, KernelEvents, Site, base_of
 from litmus.lint.source import SourceSpin, plain_spins, spin_roots
 from litmus.lint.verdicts import Verdict, catalog_verdict
 
@@ -26,8 +26,9 @@ RULES: dict[str, str] = {
     "acquire-reread": "a plain tl.load of an address the kernel read before an inline-asm acquire, with no store, "
                       "atomic or barrier between: the compiler reuses the first value",
     "spin-removed": "a while loop on a plain tl.load that the compiled kernel no longer has: it does not wait",
-    "cross-cta-publish": "stores by every CTA, then a flag raised by one CTA (`if pid == 0:`) with no grid barrier "
-                         "between: the release does not order the other CTAs' stores",
+    "cross-cta-publish": "stores by every CTA, then a flag raised by one CTA (`if pid == 0:`, or the last ticket's "
+                         "CTA with a ticket that is no acquire) with no grid barrier between: the release does not "
+                         "order the other CTAs' stores",
 }
 """Rule name -> what it looks for (``litmus lint --help`` and docs/lint.md list them)."""
 
@@ -39,7 +40,7 @@ CATALOG_VARIANTS: tuple[str, ...] = (
     "MP-reset-race[relacq-plain-reset]", "MP-reset-race[iris-cas-signal-cas-reset]",
     "SYMM-barrier[relaxed-gpu-xgpu]", "SYMM-barrier-p0[inkernel-write]", "SYMM-barrier-p1[acqrel-nopre-sys]",
     "SYMM-barrier-p1[acqrel-nopost-sys]", "SYMM-barrier-p1[recipes-nobar-acq-sys]", "SYMM-barrier-p2[p2-relaxed]",
-    "MP-spin-removed[plain-spin-removed]", "MP-grid[cta0-release-sys]",
+    "MP-spin-removed[plain-spin-removed]", "MP-grid[cta0-release-sys]", "MP-grid[ticket-release-sys]",
 )
 """Every catalog variant a finding can name (the rules below pick one by the shape's details)."""
 
@@ -131,19 +132,25 @@ def _is_set_spin(e: Event) -> bool:
 def shape_of(k: KernelEvents, file_flag_keys: set[str], peers: frozenset[str] = frozenset()) -> Shape:
     """Which events signal, which wait, which pointers are flags; whether it is a barrier.
 
-    A set-spin followed by a wait on another flag is a barrier's send (a signal, symm_mem's
-    ``put_signal``); without one it takes a mutex (a wait), and the next write of 0 to the same
-    place releases it (a signal).  Atomics between the two are data the mutex guards."""
+    A set-spin followed by a wait on another flag, or under the ``if`` of a ticket, is a send (a
+    signal, symm_mem's ``put_signal``); without one it takes a mutex (a wait), and the next write
+    of 0 to the same place releases it (a signal).  Atomics between the two are data the mutex
+    guards.  A release write of a constant under the ``if`` of a ticket is the flag the last
+    ticket's CTA raises (a signal)."""
     s = Shape()
     ev = k.events
     # names a plain spin of the file reads its flag through, even one the compiler removed
     spin_named = spin_roots(k.file) if k.file else frozenset()
     spun = {e.ptr.key for e in ev if e.kind == "spin" and e.ptr} | file_flag_keys
+    # the objects spun on: a spin on `locks + next_pid` (a loop's counter) and a store to `locks + pid`
+    # reach one array of flags, whose offsets are not compared (as for an acquire after a wait)
+    spun_bases = {base_of(key) for key in spun}
     s.flag_keys = {e.ptr.key for e in ev if e.kind in ("spin", "atomic") and e.ptr} | file_flag_keys
     spins = [e for e in ev if e.kind == "spin"]
-    sends = [e for e in spins if _is_set_spin(e) and any(
+    # a set-spin under the last ticket's `if` sends for the grid (kraken's `send_signal` once every tile is in)
+    sends = [e for e in spins if _is_set_spin(e) and (any(
         w.index > e.index and w.same_path(e) and not _is_set_spin(w) and w.ptr is not None and e.ptr is not None
-        and w.ptr.key != e.ptr.key for w in spins)]
+        and w.ptr.key != e.ptr.key for w in spins) or ticket_of(ev, e) is not None)]
     s.locks = [e for e in spins if _is_set_spin(e) and e not in sends and e.ptr is not None]
     critical: list[tuple[int, int]] = []
     for lock in s.locks:
@@ -168,12 +175,17 @@ def shape_of(k: KernelEvents, file_flag_keys: set[str], peers: frozenset[str] = 
             # value the kernel reads (a ticket); an atomic_add of data is a reduction, one whose
             # result nobody reads a statistic
             s.signals.append(e)
+        elif e.kind in ("store", "atomic") and e.ticket and e.release and e.writes and e.ptr is not None \
+                and e.value not in (None, 0) and ticket_of(ev, e) is not None:
+            # the flag the CTA that draws the last ticket raises (Triton-distributed's
+            # `if atomic_add(counter, 1) == num_pid - 1: st(peer_flag, 1, semantic="release")`)
+            s.signals.append(e)
         elif e.kind == "store" and e.ptr is not None and not e.ptr.vector and (
-                e.volatile or e.ptr.key in s.flag_keys
+                e.volatile or e.ptr.key in s.flag_keys or e.ptr.base in spun_bases
                 or (e.ptr.root in spin_named and e.ptr.origin in ("arg", "translated", "table"))) \
                 and e.value not in (None, 0):
             # a scalar store of a constant to a flag: waited for in the file (also by a spin the compiler
-            # removed)
+            # removed), at this address or another slot of the same array
             s.signals.append(e)
     if not s.signals and not s.waits:
         # a kernel with no other signalling that stores a constant to a peer's memory raises a flag
@@ -185,6 +197,13 @@ def shape_of(k: KernelEvents, file_flag_keys: set[str], peers: frozenset[str] = 
     s.barrier = any(w.index > sig.index and w.same_path(sig) for w in s.waits for sig in s.signals
                     if sig not in s.unlocks and w not in s.locks)
     return s
+
+
+def ticket_of(events: list[Event], e: Event) -> Event | None:
+    """The ticket ``e`` sits under: the atomic before it, on its path, whose returned value the
+    ``if`` around ``e`` tests (``if tl.atomic_add(counter, 1) == n - 1:``)."""
+    return next((t for t in reversed(events) if t.index < e.index and t.kind == "atomic" and t.used
+                 and t.site.line == e.ticket and t.same_path(e)), None) if e.ticket else None
 
 
 def is_payload(e: Event, shape: Shape) -> bool:
@@ -268,9 +287,13 @@ def _block_publish(c: _Check, s: Event, stores: list[Event]) -> None:
     else:
         what = "scalar tl.store" if s.kind == "store" else "scalar atomic"
         who = "runs on one thread, so it publishes only that thread's part"
+    store = vec[-1].via
+    # a TMA store is issued by one thread and written asynchronously: a barrier alone does not order it
+    tma = (" (a tensor descriptor store is asynchronous: its tile must also be complete before the flag)"
+           if store.startswith("tensor descriptor") else "")
     c.add("block-publish", s.site, f"{what} after vector stores with no `tl.debug_barrier()` between: {s.via} "
-          f"{who} of the tl.store at line {line}",
-          f"put `tl.debug_barrier()` between the tl.store at line {line} and line {s.site.line}",
+          f"{who} of the {store} at line {line}",
+          f"put `tl.debug_barrier()` between the {store} at line {line} and line {s.site.line}{tma}",
           "SYMM-barrier-p1[acqrel-nopre-sys]" if c.shape.barrier else "MP-block[nobar-release-sys]", (vec[-1].site,))
 
 
@@ -340,6 +363,30 @@ def _cross_cta(c: _Check, s: Event, stores: list[Event]) -> None:
           "sem='release', scope='gpu')`, then spin with `sem='acquire'` until it reaches the grid size), or raise "
           "one flag per CTA (`flag + pid`) and have the reader wait for each",
           "MP-grid[cta0-release-sys]", (grid[-1].site,))
+
+
+def _ticket_publish(c: _Check) -> None:
+    """A release by the CTA that draws the last ticket, after stores every CTA makes, where the
+    ticket is no acquire: the ticket reads the other CTAs' adds without synchronising with them,
+    so their stores are not ordered before the release."""
+    for s in c.shape.signals:
+        t = ticket_of(c.ev, s)
+        if t is None or t.acquire or s.one_cta:  # `if pid == 0:` is cross_cta's
+            continue
+        grid = [e for e in c.payload("store", -1, t.index, t) if not e.one_cta]
+        # an acquire between the ticket and the flag (PyTorch #128455's __threadfence) completes it
+        if not grid or any(e.acquire for e in _between(c.ev, t.index, s.index, ("fence", "atomic", "load", "spin"))):
+            continue
+        store = grid[-1]
+        how = (f"`atom.acq_rel.{t.scope}` in the asm" if t.via.startswith("inline asm")
+               else f"`sem='acq_rel'` on this {t.via}")
+        c.add("cross-cta-publish", s.site, f"flag raised by the CTA that draws the last ticket ({s.via}, under the "
+              f"`if` on what the {t.via} at line {t.site.line} returned) after the {store.via} at line "
+              f"{store.site.line}, which every CTA runs: the ticket is sem='{t.sem}', no acquire, so it reads the "
+              "other CTAs' adds without synchronising with them, and their stores may reach the reader after the flag",
+              f"take the ticket at line {t.site.line} with {how}, so the last CTA acquires the others' releases; "
+              "each CTA also needs `tl.debug_barrier()` before its ticket",
+              "MP-grid[ticket-release-sys]", (store.site, t.site))
 
 
 def _acquires(e: Event, w: Event) -> bool:
@@ -470,7 +517,8 @@ def _barrier_war(c: _Check) -> None:
 
 def _signal_reuse(c: _Check) -> None:
     for s in c.shape.signals:
-        if not s.loop or s.kind == "spin" or s.op not in ("exch", "cas", "") or s.ptr is None:
+        # a signal under a per-round `if` (stream-K's `if start_iter != tile_iter`) is not set every round
+        if not s.loop or s.some_rounds or s.kind == "spin" or s.op not in ("exch", "cas", "") or s.ptr is None:
             continue
         if any(w.kind == "spin" and w.loop == s.loop and w.ptr is not None and w.ptr.key == s.ptr.key for w in c.ev):
             continue
@@ -580,7 +628,8 @@ def check_kernel(k: KernelEvents, peers: frozenset[str], file_flag_keys: set[str
     ``read_roots``: arguments the file's kernels read through peer pointers (:func:`peer_read_roots`);
     the kernel's own are always added."""
     c = _Check(k, shape_of(k, file_flag_keys or set(), peers), peers, read_roots | peer_read_roots([k]))
-    for rule in (_peer_scope, _signals, _waits, _spin_removed, _barrier_war, _signal_reuse, _acquire_reread):
+    for rule in (_peer_scope, _signals, _ticket_publish, _waits, _spin_removed, _barrier_war, _signal_reuse,
+                 _acquire_reread):
         rule(c)
     unique = {(f.rule, f.site.line, f.pattern): f for f in c.findings}  # unrolled loops repeat a shape
     return sorted(unique.values(), key=lambda f: (f.site.line, f.rule)), list(dict.fromkeys(c.notes))

@@ -13,7 +13,47 @@ from typing import Any, Mapping
 
 from litmus.errors import LitmusError
 
-_TYPE = re.compile(r"\*?(?:i1|i8|i16|i32|i64|u1|u8|u16|u32|u64|fp8e4nv|fp8e5|fp16|bf16|fp32|f32|fp64)")
+_TYPE = re.compile(r"\*?(?:i1|i8|i16|i32|i64|u1|u8|u16|u32|u64|fp8e4nv|fp8e5|fp16|bf16|fp32|f32|fp64)"
+                   r"|tensordesc<\w+\[\d+(?:,\s*\d+)*\]>")
+_OPEN, _CLOSE = "([<", ")]>"
+
+
+def type_text(value: Any) -> str:
+    """A type or constexpr value as ``--signature`` writes it: a tuple as ``(*fp32,*fp32)``, a
+    dtype as ``tl.uint32``; a jitted function by its name."""
+    if isinstance(value, tuple):
+        return "(" + ",".join(type_text(v) for v in value) + ")"
+    import triton.language as tl
+
+    if isinstance(value, tl.dtype):
+        return f"tl.{value}"
+    if hasattr(value, "fn") and hasattr(value, "src"):  # a JITFunction
+        return getattr(value, "__name__", "function")
+    return str(value)
+
+
+def _split(text: str) -> list[str]:
+    """``text`` cut at the commas outside brackets (``t=(*fp32,*fp32)``, ``d=tensordesc<bf16[64, 64]>``)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch in _OPEN) - (ch in _CLOSE)
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
+
+
+def parse_type(value: Any) -> str | tuple | None:
+    """``value`` as the type Triton takes (``(*fp32,*fp32)`` a tuple), or None when it is no type."""
+    if isinstance(value, tuple):
+        items = tuple(parse_type(v) for v in value)
+        return None if any(i is None for i in items) else items
+    if not isinstance(value, str):
+        return None
+    value = value.strip()
+    if value.startswith("(") and value.endswith(")"):
+        return parse_type(tuple(p for p in _split(value[1:-1]) if p.strip()))
+    return value if _TYPE.fullmatch(value) else None
 
 
 @dataclass(frozen=True)
@@ -23,7 +63,7 @@ class KernelSignature:
     kernel: str
     file: str
     line: int
-    types: dict[str, str] = field(default_factory=dict)
+    types: dict[str, Any] = field(default_factory=dict)  # a type string, or a tuple of them
     constexprs: dict[str, Any] = field(default_factory=dict)
     inferred: dict[str, str] = field(default_factory=dict)  # parameter -> why its type/value was chosen
 
@@ -31,25 +71,27 @@ class KernelSignature:
         """One line saying which parameters were inferred and as what, or None."""
         if not self.inferred:
             return None
-        said = ", ".join(f"{k}={self.value_of(k)} ({why})" for k, why in self.inferred.items())
-        text = ",".join(f"{k}={self.value_of(k)}" for k in self.inferred)
+        said = ", ".join(f"{k}={type_text(self.value_of(k))} ({why})" for k, why in self.inferred.items())
+        text = ",".join(f"{k}={type_text(self.value_of(k))}" for k in self.inferred)
         return (f"{self.file}:{self.line}: kernel {self.kernel}: inferred {said}; if one is wrong, give it with "
                 f"--signature '{text}' (or LITMUS_LINT)")
 
     def value_of(self, name: str) -> Any:
-        """The type or constexpr value the kernel is compiled with for ``name``."""
-        return self.types[name] if name in self.types else self.constexprs.get(name)
+        """The type or constexpr value the kernel is compiled with for ``name``, as JSON can hold
+        it: a tuple of types, a dtype or a function as ``--signature`` writes it (``type_text``)."""
+        value = self.types[name] if name in self.types else self.constexprs.get(name)
+        return value if value is None or isinstance(value, (str, int, float, bool)) else type_text(value)
 
     def describe(self) -> str:
         """``name=type`` / ``name=value`` pairs, as ``--signature`` takes them."""
-        parts = [f"{k}={v}" for k, v in self.types.items()] + [f"{k}={v}" for k, v in self.constexprs.items()]
+        parts = [f"{k}={type_text(v)}" for k, v in {**self.types, **self.constexprs}.items()]
         return ",".join(parts)
 
 
 def parse_signature(text: str) -> dict[str, str]:
     """``'a=*i32, b=i32,BLOCK=128'`` -> ``{"a": "*i32", "b": "i32", "BLOCK": "128"}``."""
     out: dict[str, str] = {}
-    for part in text.split(","):
+    for part in _split(text):
         part = part.strip()
         if not part:
             continue
@@ -68,6 +110,12 @@ def _constexpr_value(text: Any) -> Any:
         return int(text)
     if text in ("True", "False", "true", "false"):
         return text in ("True", "true")
+    if text.startswith("tl."):  # a dtype: tl.uint32
+        import triton.language as tl
+
+        dtype = getattr(tl, text[3:], None)
+        if isinstance(dtype, tl.dtype):
+            return dtype
     try:
         return float(text)
     except ValueError:
@@ -94,7 +142,7 @@ def kernel_signature(fn: Any, given: Mapping[str, Any] | None = None,
     if unknown_given:
         raise LitmusError.at(file, line, f"kernel {name} has no parameter(s) {', '.join(unknown_given)} "
                              f"(its parameters: {', '.join(p.name for p in params)})")
-    types: dict[str, str] = {}
+    types: dict[str, Any] = {}
     constexprs: dict[str, Any] = {}
     open_params: list[Any] = []
     for p in params:
@@ -104,8 +152,9 @@ def kernel_signature(fn: Any, given: Mapping[str, Any] | None = None,
         has_default = default is not None and default.__class__.__name__ != "type" and default is not inspect_empty()
         if p.name in given:
             value = given[p.name]
-            if isinstance(value, str) and _TYPE.fullmatch(value) and not is_constexpr:
-                types[p.name] = value
+            typ = None if is_constexpr else parse_type(value)
+            if typ is not None:
+                types[p.name] = typ
             elif is_constexpr:
                 constexprs[p.name] = _constexpr_value(value)
             else:
@@ -125,12 +174,14 @@ def kernel_signature(fn: Any, given: Mapping[str, Any] | None = None,
         from litmus.lint.infer_types import decide
 
         summary = summarize(fn)
+        # constexprs first: a tuple's length may be one of them (``for i in tl.static_range(world_size)``)
+        open_params.sort(key=lambda p: not getattr(p, "is_constexpr", False))
         for p in open_params:
             is_constexpr = bool(getattr(p, "is_constexpr", False))
             default = getattr(p, "default", None)
             has_default = default is not None and default is not inspect_empty()
             decided = decide(p.name, is_constexpr, summary.uses.get(p.name), dict(hints or {}).get(p.name),
-                             getattr(default, "value", default) if has_default else inspect_empty())
+                             getattr(default, "value", default) if has_default else inspect_empty(), constexprs)
             if decided.value is None:
                 reasons[p.name] = decided.why
                 missing.append(f"{p.name}=<value>" if is_constexpr else f"{p.name}=<type>")
@@ -144,8 +195,12 @@ def kernel_signature(fn: Any, given: Mapping[str, Any] | None = None,
         missing = [f"{p.name}=<value>" if getattr(p, "is_constexpr", False) else f"{p.name}=<type>"
                    for p in open_params]
     if missing:
+        position = {p.name: i for i, p in enumerate(params)}
+        missing.sort(key=lambda m: position[m.split("=")[0]])
+        reasons = {k: reasons[k] for k in sorted(reasons, key=position.__getitem__)}
         why = "; ".join(f"{k}: {v}" for k, v in reasons.items())
-        others = ", ".join(f"{k}={types.get(k, constexprs.get(k))}" for k in inferred)
+        others = ", ".join(f"{k}={type_text(types.get(k, constexprs.get(k)))}"
+                           for k in sorted(inferred, key=position.__getitem__))
         raise LitmusError.at(file, line, f"kernel {name}: cannot compile without the type or constexpr value of "
                              f"{', '.join(m.split('=')[0] for m in missing)}"
                              f"{f' ({why})' if why else ''}; give them with --signature "

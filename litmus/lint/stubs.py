@@ -134,6 +134,22 @@ def _true_has_triton(source: str, stubbed: Stubbed) -> Iterator[None]:
         mod.has_triton = saved
 
 
+RENAMED_TRITON: dict[str, str] = {"_constexpr_to_value": "_unwrap_if_constexpr"}
+"""Names of ``triton.language.core`` that real kernels use and later Triton renamed: old -> new."""
+
+
+def old_triton_names(source: str, stubbed: Stubbed) -> None:
+    """Give ``triton.language.core`` the old names ``source`` uses that this Triton renamed
+    (``tl.core._constexpr_to_value``, now ``_unwrap_if_constexpr``), said in the import note.
+    They stay: the kernel is compiled after the import, and an added alias changes nothing else."""
+    import triton.language.core as core
+
+    for old, new in RENAMED_TRITON.items():
+        if old in source and not hasattr(core, old) and hasattr(core, new):
+            setattr(core, old, getattr(core, new))
+            stubbed.guards.append(f"triton.language.core.{old} read as {new} (its name in this Triton)")
+
+
 @contextlib.contextmanager
 def stubbed_imports(source: str, extra: Mapping[str, types.ModuleType] | None = None,
                     empty: set[str] | None = None) -> Iterator[tuple[Stubbed, set[str]]]:
@@ -156,6 +172,7 @@ def stubbed_imports(source: str, extra: Mapping[str, types.ModuleType] | None = 
             parents[(parent, child)] = getattr(sys.modules[parent], child, _MISSING)
     before = set(sys.modules)
     sys.meta_path.insert(0, finder)
+    old_triton_names(source, stubbed)
     try:
         with _true_has_triton(source, stubbed):
             yield stubbed, wanted

@@ -41,3 +41,26 @@ def test_each_access_names_the_operand_of_its_address() -> None:
     assert [(a.kind, a.operand) for a in s.accesses] == [("atomic", 1), ("atomic", 2), ("barrier", None)]
     [ld] = summarize("ld.acquire.sys.global.u32 $0, [$1];").accesses
     assert (ld.kind, ld.sem, ld.operand) == ("load", "acquire", 1)
+
+
+def test_a_value_taken_from_an_operand_names_it() -> None:
+    # Triton-distributed's builders pass the value as an operand: `st(ptr, 1)` is `[$1], $2`
+    [st] = summarize("st.global.release.sys.b32 [$1], $2; mov.u32 $0, 0;").accesses
+    assert (st.kind, st.value, st.value_operand) == ("store", None, 2)
+    [add] = summarize("atom.release.gpu.global.add.s32 $0, [$1], $2;").accesses
+    assert (add.op, add.value, add.value_operand) == ("add", None, 2)
+    [cas] = summarize("atom.acquire.sys.global.cas.b32 $0, [$1], $2, $3;").accesses
+    assert (cas.expected, cas.value, cas.expected_operand, cas.value_operand) == (None, None, 2, 3)
+    [lit] = summarize("st.global.release.sys.b32 [$1], 1;").accesses
+    assert (lit.value, lit.value_operand) == (1, None)
+
+
+def test_a_load_loop_exits_at_the_value_its_setp_compares() -> None:
+    s = summarize(r"wait:\0A ld.acquire.sys.global.u32 %r0, [$1];\0A setp.ne.u32 %p0, %r0, $2;\0A @%p0 bra wait;")
+    [ld] = s.accesses
+    assert s.loops and (ld.until, ld.until_operand) == (None, 2)
+    [ld] = summarize(r"w:\0A ld.volatile.global.u32 %r, [$1];\0A setp.eq.u32 %p, 1, %r;\0A @!%p bra w;").accesses
+    assert (ld.until, ld.until_operand) == (1, None)
+    # a setp on another register says nothing of the load
+    [ld] = summarize(r"w:\0A ld.volatile.global.u32 %r, [$1];\0A setp.eq.u32 %p, %q, 1;\0A @!%p bra w;").accesses
+    assert (ld.until, ld.until_operand) == (None, None)

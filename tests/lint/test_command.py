@@ -235,3 +235,13 @@ def test_ptx_asm_that_a_hip_compile_lets_through_is_said_not_judged_silently() -
            "hip:gfx942" in r.output
     assert "lint it with the cuda target its asm is written for" in r.output
     assert "is read as PTX, but" not in run(str(kernel_file("variants")), "--kernel", "volatile_store_signal").output
+
+
+def test_a_construct_triton_lacks_in_a_called_helper_is_named_with_its_message(tmp_path: Path) -> None:
+    f = tmp_path / "k.py"
+    f.write_text(HEADER + "def helper(p, n):\n    for i in range(n):\n        if i > 3:\n            break\n"
+                 "        tl.store(p + i, i)\n\n\n@triton.jit\ndef k(flag: '*i32', n: 'i32'):\n"
+                 "    helper(flag, n)\n    tl.atomic_xchg(flag, 1, sem='release', scope='sys')\n")
+    r = run(str(f), "--kernel", "k")
+    assert r.exit_code == 2, r.output
+    assert "could not compile kernel k for cuda:90: unsupported AST node type: Break (fix this line" in r.output

@@ -133,3 +133,95 @@ def test_an_if_on_one_program_id_runs_in_one_cta(tmp_path) -> None:
     path.write_text(textwrap.dedent(GUARDED))
     events = lint_file(path).kernels[0].events.events
     assert [(e.kind, e.one_cta) for e in events] == [("store", False), ("atomic", True), ("atomic", False)]
+
+
+ASM_VALUES = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def asm_values(flag: "*i32", counter: "*i32", out: "*i32"):
+    tl.inline_asm_elementwise("st.global.release.sys.b32 [$1], $2; mov.u32 $0, 0;", "=r,l,r", [flag, 1],
+                              dtype=tl.int32, is_pure=False, pack=1)
+    ticket = tl.inline_asm_elementwise("atom.release.gpu.global.add.s32 $0, [$1], $2;", "=r,l,r", [counter, 1],
+                                       dtype=tl.int32, is_pure=False, pack=1)
+    tl.inline_asm_elementwise("atom.relaxed.gpu.global.add.s32 $0, [$1], $2;", "=r,l,r", [counter, 2],
+                              dtype=tl.int32, is_pure=False, pack=1)
+    tl.inline_asm_elementwise("atom.relaxed.sys.global.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r", [flag, 0, 5],
+                              dtype=tl.int32, is_pure=False, pack=1)
+    tl.store(out, ticket)
+    tl.inline_asm_elementwise(
+        "{ .reg .u32 %r; .reg .pred %p; wait: ld.global.acquire.sys.b32 %r, [$1]; setp.ne.u32 %p, %r, $2; "
+        "@%p bra wait; mov.u32 $0, %r; }", "=r,l,r", [flag, 7], dtype=tl.int32, is_pure=False, pack=1)
+'''
+
+
+def test_an_inline_asm_value_operand_is_the_constant_it_is_given(tmp_path) -> None:
+    path = tmp_path / "asm_values.py"
+    path.write_text(textwrap.dedent(ASM_VALUES))
+    events = lint_file(path).kernels[0].events.events
+    st, ticket, stat, cas = [e for e in events if e.kind in ("store", "atomic") and "inline asm" in e.via]
+    assert (st.kind, st.sem, st.scope, st.value) == ("store", "release", "sys", 1)
+    # the ticket's result is read (stored to out), the second add's is not
+    assert (ticket.op, ticket.value, ticket.used) == ("add", 1, True) and (stat.value, stat.used) == (2, False)
+    assert (cas.op, cas.expected, cas.value) == ("cas", 0, 5)
+    [spin] = [e for e in events if e.kind == "spin"]
+    assert (spin.op, spin.sem, spin.until) == ("load", "acquire", 7)
+    # a scalar pointer argument of the asm is one address
+    assert not st.ptr.vector
+
+
+def test_an_event_under_an_if_inside_its_loop_runs_in_some_rounds(tmp_path) -> None:
+    path = tmp_path / "rounds.py"
+    path.write_text(textwrap.dedent('''
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def rounds(flag: "*i32", n: "i32"):
+            pid = tl.program_id(0)
+            if n > 4:
+                for i in range(n):
+                    tl.store(flag, 1)
+                    if i != pid:
+                        tl.store(flag + 1, 1)
+                    if pid == 0:
+                        tl.store(flag + 2, 1)
+    '''))
+    events = lint_file(path).kernels[0].events.events
+    # the if around the loop is not the loop's; one on program_id runs in every round of its CTA
+    assert [(e.ptr.key, e.some_rounds) for e in events] == [("flag", False), ("flag+1", True), ("flag+2", False)]
+
+
+TMA = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def tma_ticket(c: "*fp32", counter: "*i32", out: "*i32", M: "i32", BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    desc = tl.make_tensor_descriptor(c, shape=[M, BLOCK], strides=[BLOCK, 1], block_shape=[BLOCK, BLOCK])
+    tile = desc.load([pid * BLOCK, 0])
+    desc.store([pid * BLOCK, 0], tile + 1.0)
+    ticket = tl.atomic_add(counter, 1, sem="release", scope="gpu")
+    tl.store(out + pid, ticket)
+
+
+LITMUS_LINT = {"tma_ticket": {"signature": {"BLOCK": 64}}}
+'''
+
+
+def test_a_tensor_descriptor_tile_is_the_ctas_data(tmp_path) -> None:
+    # kraken's GEMM + reduce-scatter: `c_desc.store(...)` (TMA), then a scalar release ticket
+    path = tmp_path / "tma.py"
+    path.write_text(textwrap.dedent(TMA))
+    report = lint_file(path)
+    load, store = [e for e in report.kernels[0].events.events if e.via.startswith("tensor descriptor")]
+    assert (load.kind, store.kind, store.ptr.root, store.ptr.key, store.ptr.vector) == (
+        "load", "store", "c", "desc(c)", True)
+    [f] = report.findings
+    assert (f.rule, f.site.line, f.pattern) == ("block-publish", 12, "MP-block[nobar-release-sys]")
+    assert "the tensor descriptor store at line 11" in f.message and "asynchronous" in f.fix

@@ -118,3 +118,96 @@ def test_flags_bounds_and_stub_arguments(tmp_path: Path) -> None:
     assert sig.constexprs == {"numel": 128, "EVEN": False, "FP8": False, "COOP": False, "BLOCK": 128}
     assert sig.inferred["COOP"] == "given only to a function of a module stubbed empty"
     assert sig.inferred["numel"] == "a bound compared with indices"
+
+
+TUPLES_AND_DESCRIPTORS = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(buf_tuple, pair, a_desc, out, combine_fn, DT: tl.constexpr, world_size: tl.constexpr,
+      BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for i in tl.static_range(world_size):
+        acc += tl.load(buf_tuple[i] + offs)
+    acc += tl.load(pair[1] + offs)
+    tile = a_desc.load([0, 0])
+    acc = combine_fn(acc, tl.sum(tile.to(tl.float32), axis=0))
+    bits = acc.to(DT, bitcast=True)
+    tl.store(out + offs, bits.to(tl.float32, bitcast=True))
+'''
+
+
+def test_tuples_descriptors_functions_and_dtypes_are_inferred(tmp_path: Path) -> None:
+    path = tmp_path / "k.py"
+    path.write_text(TUPLES_AND_DESCRIPTORS)
+    import triton.language as tl
+
+    from litmus.lint.libs._common import combine_add
+
+    sig = kernel_signature(import_file(path).k, {})
+    assert sig.types["buf_tuple"] == ("*fp32", "*fp32")  # indexed below world_size=2
+    assert sig.types["pair"] == ("*fp32", "*fp32")  # indexed up to 1
+    assert sig.types["a_desc"] == "tensordesc<bf16[128, 128]>"
+    assert sig.constexprs["combine_fn"] is combine_add and sig.constexprs["DT"] == tl.uint32
+    assert "indexed below world_size=2" in sig.inferred["buf_tuple"]
+    assert "a tensor descriptor" in sig.inferred["a_desc"]
+    note = sig.inferred_note()
+    assert "buf_tuple=(*fp32,*fp32)" in note and "DT=tl.uint32" in note and "combine_fn=combine_add" in note
+    from litmus.lint import lint_file
+
+    report = lint_file(path)
+    assert report.kernels[0].name == "k"  # and it compiles
+    inferred = json.loads(json.dumps(report.as_dict()))["kernels"][0]["inferred"]  # --json can hold each value
+    assert inferred["DT"]["value"] == "tl.uint32" and inferred["buf_tuple"]["value"] == "(*fp32,*fp32)"
+
+
+def test_a_tuple_or_a_dtype_given_on_the_command_line(tmp_path: Path) -> None:
+    from litmus.lint.signature import parse_signature
+
+    path = tmp_path / "k.py"
+    path.write_text(TUPLES_AND_DESCRIPTORS)
+    given = parse_signature("buf_tuple=(*fp16,*fp16),a_desc=tensordesc<fp16[64, 64]>,DT=tl.int32")
+    assert given["buf_tuple"] == "(*fp16,*fp16)" and given["a_desc"] == "tensordesc<fp16[64, 64]>"
+    sig = kernel_signature(import_file(path).k, given)
+    import triton.language as tl
+
+    assert sig.types["buf_tuple"] == ("*fp16", "*fp16") and sig.constexprs["DT"] == tl.int32
+
+
+def test_a_function_of_three_arguments_is_not_guessed(tmp_path: Path) -> None:
+    path = tmp_path / "k.py"
+    path.write_text('''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, fn):
+    tl.store(x, fn(1, 2, 3))
+''')
+    from litmus.errors import LitmusError
+
+    with pytest.raises(LitmusError, match="fn: called as a function of 3 arguments"):
+        kernel_signature(import_file(path).k, {})
+
+
+def test_a_constexpr_that_guards_an_early_return_takes_the_other_value(tmp_path: Path) -> None:
+    path = tmp_path / "k.py"
+    path.write_text('''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(flag, TILES: tl.constexpr, MODE: tl.constexpr):
+    if TILES == 0:
+        return
+    if MODE == 2:
+        tl.atomic_xchg(flag, TILES, sem="release")
+''')
+    sig = kernel_signature(import_file(path).k, {})
+    assert sig.constexprs == {"TILES": 1, "MODE": 2}  # the code after `return` is compiled; MODE takes its literal
+    assert sig.inferred["TILES"] == "compared with 0 before a return: 1, so the code after it is compiled"

@@ -100,3 +100,107 @@ def test_the_2025_import_path_of_libshmem_device(tmp_path) -> None:
     import triton.language.extra as extra
 
     assert not hasattr(extra, "libshmem_device")  # put back
+
+
+COPY_ENGINE = '''
+import triton
+import triton.language as tl
+
+import iris
+
+
+@triton.jit
+def producer(src, dst, flag, n, heap_bases, ctx, BLOCK: tl.constexpr, USE_COPY_ENGINE: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    iris.put(src + offs, dst + offs, 0, 1, heap_bases, ctx, mask=offs < n, USE_COPY_ENGINE=USE_COPY_ENGINE)
+    iris.atomic_cas(flag, 0, 1, 0, 1, heap_bases, sem="release", scope="sys", USE_COPY_ENGINE=USE_COPY_ENGINE,
+                    copy_engine_ctx=ctx)
+'''
+
+
+def test_iris_copy_engine_api_compiles_its_shader_path(tmp_path) -> None:
+    from litmus.lint import lint_file
+
+    f = tmp_path / "ce.py"
+    f.write_text(COPY_ENGINE)
+    report = lint_file(f)
+    [k] = report.kernels
+    assert "USE_COPY_ENGINE=False (a condition: its False branch)" in " ".join(report.notes)
+    assert ("block-publish", "producer") in {(r, k) for r, k, _ in report.rules()}
+
+
+def test_iris_copy_engine_path_is_refused_not_misread(tmp_path) -> None:
+    import pytest
+
+    from litmus.errors import LitmusError
+    from litmus.lint import lint_file
+
+    f = tmp_path / "ce.py"
+    f.write_text(COPY_ENGINE)
+    with pytest.raises(LitmusError, match="USE_COPY_ENGINE=True"):
+        lint_file(f, signature={"USE_COPY_ENGINE": True})
+
+
+GRID_BARRIER = '''
+import triton
+import triton.language as tl
+from triton_dist.kernels.nvidia.common_ops import barrier_on_this_grid
+
+
+@triton.jit
+def k(x, grid_barrier_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x + offs, offs)
+    barrier_on_this_grid(grid_barrier_ptr)
+    barrier_on_this_grid(grid_barrier_ptr, False)
+'''
+
+
+def test_triton_dist_grid_barrier_has_its_real_ordering(tmp_path) -> None:
+    from litmus.lint import lint_file
+    from litmus.lint.compile import compile_kernel
+    from litmus.lint.load import find_kernels
+    from litmus.lint.signature import kernel_signature
+
+    f = tmp_path / "grid.py"
+    f.write_text(GRID_BARRIER)
+    [k] = find_kernels(f)
+    ttir = compile_kernel(k.fn, kernel_signature(k.fn, {}), "cuda:90").ttir
+    # a release add on the counter by the CTA's master thread, then an acquire spin on it
+    assert ttir.count("atom.release.gpu.global.add") == 2 and "ld.global.acquire.gpu" in ttir
+    assert "triton_dist.kernels.nvidia.common_ops" in lint_file(f).stubbed["standins"]
+
+
+RANK_BARRIER = '''
+import triton
+import triton.language as tl
+import triton_dist
+from triton_dist.kernels.nvidia.common_ops import barrier_all_intra_node_non_atomic, next_power_of_2
+from triton_dist.language.extra import libshmem_device
+
+
+@triton_dist.jit
+def k(local_rank, rank, num_ranks, symm_sync_ptr, flag_value, NUM_RANKS: tl.constexpr):
+    offs = tl.arange(0, next_power_of_2(NUM_RANKS))
+    tl.store(symm_sync_ptr + offs, offs)
+    barrier_all_intra_node_non_atomic(local_rank, rank, num_ranks, symm_sync_ptr, flag_value, False)
+    libshmem_device.barrier_all_block()
+'''
+
+
+def test_triton_dist_rank_barrier_has_its_real_ordering(tmp_path) -> None:
+    from litmus.lint import lint_file
+    from litmus.lint.compile import compile_kernel
+    from litmus.lint.load import find_kernels
+    from litmus.lint.signature import kernel_signature
+
+    f = tmp_path / "rank.py"
+    f.write_text(RANK_BARRIER.replace("NUM_RANKS: tl.constexpr", "NUM_RANKS: tl.constexpr = 3"))
+    [k] = find_kernels(f)
+    ttir = compile_kernel(k.fn, kernel_signature(k.fn, {}), "cuda:90").ttir
+    # each round: st.release.sys on the peer's flag, an ld.acquire.sys spin on ours; then the grid barrier
+    assert ttir.count("st.global.release.sys") == 2 and ttir.count("ld.global.acquire.sys") == 2
+    assert ttir.count("atom.release.gpu.global.add") == 2
+    assert "tensor<4xi32" in ttir  # next_power_of_2(3) is a constexpr 4
+    assert "fence.sc.sys" in ttir  # barrier_all_block: a fence, then a CTA barrier
+    assert "empty stubs" not in " ".join(lint_file(f).notes)

@@ -54,3 +54,83 @@ def test_an_autotuned_kernel_compiles_with_its_first_config(tmp_path: Path) -> N
     from litmus.lint import lint_file
 
     assert lint_file(f).rules() == {("block-publish", "k", 9)}
+
+
+HELPER_AS_KERNEL = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def publish_and_read(flags, value, index):
+    tl.atomic_xchg(flags + index, value.to(tl.uint64, bitcast=True), sem="release")
+    seen = tl.atomic_add(flags + index - 1, 0, sem="acquire")
+    return seen
+
+
+@triton.jit
+def early(x, n):
+    if n > 0:
+        return tl.load(x)
+    return tl.load(x + 1)
+'''
+
+
+def test_a_helper_linted_as_a_kernel_drops_its_final_return_in_place(tmp_path: Path) -> None:
+    from litmus.lint import lint_file
+    from litmus.lint.load import drop_final_return, import_file
+    from litmus.lint.signature import kernel_signature
+
+    path = tmp_path / "helper.py"
+    path.write_text(HELPER_AS_KERNEL)
+    module = import_file(path)
+    before = module.publish_and_read.src
+    assert drop_final_return(module.publish_and_read)
+    after = module.publish_and_read.src
+    assert after.splitlines()[-1] == "    _ret = seen" and len(after) == len(before)  # every line and column kept
+    assert not drop_final_return(module.early)  # an early return is left as it is
+    assert kernel_signature(module.publish_and_read, {}).types["value"] == "i64"  # bitcast to a 64-bit type
+    report = lint_file(path, kernel="publish_and_read")
+    assert "publish_and_read linted as a kernel with its returned value dropped" in " ".join(report.notes)
+
+
+SIMT = '''
+import triton
+import triton.language as tl
+import triton_dist
+import triton_dist.language as dl
+from triton_dist.language.extra.cuda.language_extra import atomic_cas, __syncthreads
+
+
+@triton_dist.jit
+def k(n, symm_flag_ptr):
+    with dl.simt_exec_region() as (thread_idx, block_size):
+        if thread_idx < n:
+            while atomic_cas(dl.symm_at(symm_flag_ptr, thread_idx), 0, 1, "sys", "release") != 0:
+                pass
+        __syncthreads()
+'''
+
+
+def test_a_simt_region_binds_each_threads_index_in_place(tmp_path: Path) -> None:
+    from triton.compiler.code_generator import CodeGenerator
+
+    from litmus.lint import lint_file
+    from litmus.lint.load import bind_simt_region
+
+    path = tmp_path / "simt.py"
+    path.write_text(SIMT)
+    if not hasattr(CodeGenerator, "visit_NamedExpr"):  # triton 3.6 lowers no `:=`: the header is left as it is
+        [k] = find_kernels(path)
+        assert not bind_simt_region(k.fn) and "as (thread_idx, block_size)" in k.fn.src
+        return
+    report = lint_file(path)
+    [k] = report.kernels
+    assert "dl.simt_exec_region() as (thread_idx, block_size) read as each thread's %tid.x, %ntid.x in k" in " ".join(
+        report.notes)
+    [found] = find_kernels(path)
+    header = found.fn.src.splitlines()[1]
+    assert header.strip() == ("with dl.simt_exec_region((thread_idx := dl.simt_exec_region.thread_index()), "
+                              "(block_size := dl.simt_exec_region.block_size())):")
+    original = SIMT[SIMT.index("def k"):].splitlines()
+    assert len(found.fn.src.splitlines()) == len(original)  # no line added: findings keep their lines

@@ -82,6 +82,54 @@ def test_symm_mem_recipes_acquire_after_bar_sync_is_the_acquire() -> None:
         e for e in k.events.events if e.sem == "acquire").ptr.base
 
 
+def test_rocm_streamk_a_wt_store_flag_and_a_volatile_spin() -> None:
+    name = "rocm_streamk"
+    assert found(name) == {
+        # a flag: the spin reads `locks + next_pid`, another slot of the array the store writes
+        ("relaxed-signal", "streamk_as_written", line_of(name, "wt-flag"), "MP-iris[plain-signal-sys]"),
+        ("volatile-poll", "streamk_as_written", line_of(name, "cv-spin"), "MP-iris-volatile[volatile-as-written]"),
+    }
+    signal, poll = sorted(linted(name).findings, key=lambda f: f.site.line)
+    assert signal.incorrect and "a plain tl.store (weak)" in signal.message
+    assert signal.related[0].line == line_of(name, "partial")
+    assert poll.incorrect and poll.related[0].line == line_of(name, "partials")
+    # the flag is raised under `if start_iter != tile_iter`, not in every round: no signal-reuse
+    flag = next(e for e in linted(name).kernels[0].events.events if e.kind == "store" and not e.ptr.vector)
+    assert flag.loop and flag.some_rounds
+
+
+def test_triton_distributed_ticket_after_the_ctas_stores() -> None:
+    name = "triton_dist_ticket"
+    assert found(name) == {
+        ("block-publish", "ring_step_ticket_as_written", line_of(name, "ticket-add"), "MP-block[nobar-release-sys]"),
+        ("cross-cta-publish", "ring_step_ticket_as_written", line_of(name, "ticket-flag"),
+         "MP-grid[ticket-release-sys]"),
+        ("cross-cta-publish", "ring_step_ticket_release_only", line_of(name, "release-only-flag"),
+         "MP-grid[ticket-release-sys]"),
+    }
+    block = next(f for f in linted(name).findings if f.rule == "block-publish")
+    assert block.incorrect and block.related[0].line == line_of(name, "ticket-block")
+    assert "signal by some threads" in block.message and "atom.release.gpu.global.add" in block.message
+    # the inline asm's `$2` is the constant 1 it is given: a ticket whose value the kernel reads
+    add = next(e for e in linted(name).kernels[0].events.events if e.kind == "atomic")
+    assert (add.value, add.used) == (1, True)
+    ticket = next(f for f in linted(name).findings if f.kernel == "ring_step_ticket_release_only")
+    assert ticket.incorrect and [s.line for s in ticket.related] == [line_of(name, "release-only-block"),
+                                                                     line_of(name, "release-only-ticket")]
+    assert "last ticket" in ticket.message and "sem='release'" in ticket.message and "acq_rel" in ticket.fix
+
+
+def test_the_last_tickets_flag_is_emitted_with_the_other_ctas_ticket() -> None:
+    tests = _patterns("triton_dist_ticket")
+    release_only = tests["LINT-triton-dist-ticket-ring-step-ticket-release-only"]
+    # P8, another CTA, stores z and adds to the counter; P0's ticket reads that add
+    store, add = release_only.thread("P8").instrs
+    assert (type(store).__name__, add.op, add.loc, add.sem) == ("Store", "add", "grid", "release")
+    assert [type(i).__name__ for i in release_only.thread("P0").instrs] == ["Store", "Barrier", "Spin", "Store"]
+    assert check(release_only).target_reachable
+    assert not check(tests["LINT-triton-dist-ticket-ring-step-ticket-fixed"]).target_reachable
+
+
 def _patterns(name: str, kernel: str | None = None) -> dict:
     report = linted(name) if kernel is None else lint_file(kernel_file(name), kernel)
     return {t.id: t for t in load_text(report.emit_yaml(), f"{name}.yaml")}
@@ -110,9 +158,9 @@ def test_the_removed_spin_and_the_grid_are_in_the_emitted_patterns() -> None:
 
 def test_each_kernel_file_names_its_source_and_commit() -> None:
     for name in ("iris_message_passing", "iris_message_passing_fixed", "iris_one_shot_all_reduce",
-                 "triton_dist_grid_signal", "symm_mem_recipes_acquire"):
+                 "triton_dist_grid_signal", "symm_mem_recipes_acquire", "rocm_streamk", "triton_dist_ticket"):
         doc = kernel_file(name).read_text().split('"""')[1]
-        assert re.search(r"commit\s+[0-9a-f]{8}", doc) and re.search(r"\w+/[\w-]+\s+``[\w/]+\.py``", doc), name
+        assert re.search(r"commit\s+[0-9a-f]{8}", doc) and re.search(r"\w+/[\w-]+\s+``[\w/-]+\.py``", doc), name
 
 
 def test_the_page_shows_what_spin_removed_prints() -> None:

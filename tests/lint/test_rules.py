@@ -247,3 +247,53 @@ def test_a_store_the_paired_kernel_reads_through_a_peer_pointer_is_payload(tmp_p
     # with gather in the file, C is read translated: the tile is payload, and the scalar add needs a barrier
     assert {(f.rule, f.kernel, f.pattern) for f in lint_file(path).findings} == {
         ("block-publish", "publish", "SYMM-barrier-p1[acqrel-nopre-sys]")}
+
+
+TICKET_SEND = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def send_signal(addr):
+    tl.inline_asm_elementwise(
+        "{ .reg .u32 %t<1>; .reg .pred %p<1>; send: atom.global.release.sys.cas.b32 %t0, [$1], 0, 1; "
+        "setp.eq.u32 %p0, %t0, 0; @!%p0 bra send; }", "=r, l", [addr], dtype=tl.int32, is_pure=False, pack=1)
+
+
+@triton.jit
+def tile_ticket(c: "*fp32", progress: "*i32", signal_pad: "*i32", n_tiles: "i32", BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    tl.store(c + offs, tl.full([BLOCK], 1.0, tl.float32))
+    tl.debug_barrier()
+    val = tl.atomic_add(progress, 1, sem="SEM", scope="gpu")
+    if val == n_tiles - 1:
+        send_signal(signal_pad)
+
+
+LITMUS_LINT = {"tile_ticket": {"signature": {"BLOCK": 128}}}
+'''
+
+
+@pytest.mark.parametrize("sem", ["release", "relaxed", "acq_rel"])
+def test_a_send_by_the_last_tickets_cta(tmp_path, sem: str) -> None:
+    # kraken's GEMM + reduce-scatter: the CTA whose ticket completes the rank's tiles sends the
+    # signal (a release set-spin) for every CTA's tiles; the ticket must acquire the others' adds
+    from litmus.lint import lint_file
+    from litmus.model import check
+    from litmus.spec import load_text
+
+    path = tmp_path / "ticket_send.py"
+    path.write_text(TICKET_SEND.replace("SEM", sem))
+    report = lint_file(path)
+    found = [(f.rule, f.site.line, f.pattern) for f in report.findings]
+    [pattern] = load_text(report.emit_yaml(), "ticket_send.yaml")
+    if sem == "acq_rel":
+        assert found == [] and not check(pattern).target_reachable
+        return
+    # a relaxed ticket is also no release of this CTA's tile
+    assert found == [("relaxed-signal", 19, "MP[relaxed-xgpu-sys]")] * (sem == "relaxed") + [
+        ("cross-cta-publish", 21, "MP-grid[ticket-release-sys]")]
+    assert report.findings[-1].incorrect and f"sem='{sem}'" in report.findings[-1].message
+    assert check(pattern).target_reachable

@@ -102,3 +102,17 @@ def test_a_has_triton_guard_reads_true_for_torch_symm_mem_helpers(tmp_path: Path
     # NVSHMEM's signal_wait_until polls with volatile loads: no acquire before the payload loads
     assert {(r, k) for r, k, _ in report.rules()} == {("volatile-poll", "wait_read")}
     assert has_triton() is before  # put back
+
+
+def test_a_renamed_triton_helper_is_read_under_its_old_name(tmp_path) -> None:
+    import triton.language.core as core
+
+    from litmus.lint.load import import_file
+
+    f = tmp_path / "old_api.py"
+    f.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x, D: tl.constexpr):\n"
+                 "    D = tl.core._constexpr_to_value(D)\n    tl.store(x, tl.full([], 1, D))\n")
+    module = import_file(f)
+    assert core._constexpr_to_value is core._unwrap_if_constexpr
+    assert "triton.language.core._constexpr_to_value read as _unwrap_if_constexpr" in " ".join(
+        module.__litmus_stubbed__.guards)

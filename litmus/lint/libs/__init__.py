@@ -22,6 +22,7 @@ LIBRARIES: dict[str, str] = {
     "triton_dist.language.extra.cuda.libnvshmem_device": "litmus.lint.libs.nvshmem_device",
     "triton_dist.language.extra.language_extra": "litmus.lint.libs.language_extra",
     "triton_dist.language.extra.cuda.language_extra": "litmus.lint.libs.language_extra",
+    "triton_dist.kernels.nvidia.common_ops": "litmus.lint.libs.triton_dist_common_ops",
     # Triton-distributed's 2025 Triton fork put NVSHMEM's device functions under triton's own tree
     "triton.language.extra.libshmem_device": "litmus.lint.libs.nvshmem_device",
     "triton.language.extra.language_extra": "litmus.lint.libs.language_extra",
@@ -37,8 +38,8 @@ HIP_LIBRARIES = ("iris",)
 def stand_ins() -> dict[str, types.ModuleType]:
     """:data:`LIBRARIES` with each stand-in module imported (they import Triton)."""
     from litmus.lint.libs import (iris, language_extra, nvshmem_device, torch_nvshmem_triton, triton_dist,
-                                  triton_dist_extra, triton_dist_language)
+                                  triton_dist_common_ops, triton_dist_extra, triton_dist_language)
 
     loaded = {m.__name__: m for m in (iris, language_extra, nvshmem_device, torch_nvshmem_triton, triton_dist,
-                                      triton_dist_extra, triton_dist_language)}
+                                      triton_dist_common_ops, triton_dist_extra, triton_dist_language)}
     return {name: loaded[path] for name, path in LIBRARIES.items()}

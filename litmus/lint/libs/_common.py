@@ -51,3 +51,10 @@ def opaque_int(which: tl.constexpr):
 def fence_sys():
     """``__threadfence_system()``: ``fence.sc.sys``."""
     tl.inline_asm_elementwise("fence.sc.sys; mov.u32 $0, 0;", "=r", [], dtype=tl.int32, is_pure=False, pack=1)
+
+
+@triton.jit
+def combine_add(a, b):
+    """A combine function (``combine_fn`` of a scan or reduction) inferred for a kernel that
+    calls one with two arguments: their sum."""
+    return a + b

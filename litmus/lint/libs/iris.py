@@ -69,7 +69,19 @@ def get(from_ptr, to_ptr, from_rank, to_rank, heap_bases, mask=None):
 
 
 @triton.jit
-def put(from_ptr, to_ptr, from_rank, to_rank, heap_bases, mask=None):
+def put(from_ptr, to_ptr, from_rank, to_rank, heap_bases, copy_engine_ctx=None, stride_tm: tl.constexpr = 0,
+        stride_tn: tl.constexpr = 0, stride_fm: tl.constexpr = 0, stride_fn: tl.constexpr = 0, mask=None,
+        hint: tl.constexpr = None, USE_COPY_ENGINE: tl.constexpr = False, IS_2D_COPY: tl.constexpr = False,
+        from_base_ptr=None, to_base_ptr=None):
+    """iris' ``put``; the copy-engine API's parameters (``copy_engine_ctx``, the strides,
+    ``USE_COPY_ENGINE``...) are accepted, and only the shader path (``USE_COPY_ENGINE=False``:
+    the CTA's own load and store) is modelled.  The earlier API's sixth parameter was ``mask``:
+    a mask passed there positionally lands in ``copy_engine_ctx`` and goes unused (a mask
+    changes no ordering)."""
+    # the SDMA path writes through a DMA queue whose ordering the linter does not model: refuse
+    # it rather than read it as the shader's stores
+    tl.static_assert(not USE_COPY_ENGINE, "litmus lint: iris.put(USE_COPY_ENGINE=True) (SDMA) is not modelled; "
+                     "lint the kernel with --signature 'USE_COPY_ENGINE=False'")
     data = tl.load(from_ptr, mask=mask)
     tl.store(_translate(to_ptr, from_rank, to_rank, heap_bases), data, mask=mask)
 
@@ -85,7 +97,12 @@ def atomic_sub(pointer, val, from_rank, to_rank, heap_bases, mask=None, sem=None
 
 
 @triton.jit
-def atomic_cas(pointer, cmp, val, from_rank, to_rank, heap_bases, sem=None, scope=None):
+def atomic_cas(pointer, cmp, val, from_rank, to_rank, heap_bases, sem=None, scope=None, hint: tl.constexpr = None,
+               USE_COPY_ENGINE: tl.constexpr = False, copy_engine_ctx=None):
+    """iris' ``atomic_cas``; with the copy-engine API's ``USE_COPY_ENGINE``/``copy_engine_ctx``
+    accepted, the shader path (the CTA's own CAS) modelled."""
+    tl.static_assert(not USE_COPY_ENGINE, "litmus lint: iris.atomic_cas(USE_COPY_ENGINE=True) (SDMA) is not "
+                     "modelled; lint the kernel with --signature 'USE_COPY_ENGINE=False'")
     return tl.atomic_cas(_translate(pointer, from_rank, to_rank, heap_bases), cmp, val, sem=sem, scope=scope)
 
 

@@ -14,8 +14,9 @@ NVSHMEM helpers, with the ordering of NVSHMEM's device code:
   the block forms; no ordering with later signals (that takes ``fence`` or ``quiet``).
 - ``signal_op(sig_addr, signal, sig_op, pe)``: a relaxed atomic at sys scope on the peer.
 - ``fence()``, ``quiet()``: ``__threadfence_system()`` (``fence.sc.sys``) for peer memory.
-- ``barrier_all()``, ``sync_all()``: a fence, then a CTA barrier (the cross-GPU wait itself is
-  not modelled: the linter sees no flag in it).
+- ``barrier_all()`` (``barrier_all_block``, ``barrier_all_warp``: the block's/warp's threads
+  call it together): a fence, then a CTA barrier (the cross-GPU wait itself is not modelled: the
+  linter sees no flag in it); ``sync_all()`` (``sync_all_block``...): a CTA barrier.
 - ``remote_ptr(ptr, pe)``: ``nvshmem_ptr``.  ``my_pe()``, ``n_pes()``: run-time ints.
 """
 
@@ -166,8 +167,28 @@ def barrier_all():
 
 
 @triton.jit
+def barrier_all_block():
+    barrier_all()
+
+
+@triton.jit
+def barrier_all_warp():
+    barrier_all()
+
+
+@triton.jit
 def sync_all():
     tl.debug_barrier()
+
+
+@triton.jit
+def sync_all_block():
+    sync_all()
+
+
+@triton.jit
+def sync_all_warp():
+    sync_all()
 
 
 def __getattr__(name: str) -> Any:  # collectives, teams, typed put/get: not modelled

@@ -22,7 +22,10 @@ from typing import Any
 import triton
 import triton.language as tl
 
+from triton.language import core
+
 from litmus.lint.libs._common import opaque_int, peer_ptr, spin_until
+from litmus.lint.libs.language_extra import ntid, tid
 from litmus.lint.stub import Stub
 
 
@@ -63,6 +66,37 @@ def notify(ptr, rank, signal=1, sig_op: tl.constexpr = "set", comm_scope: tl.con
             tl.atomic_add(peer_ptr(ptr, rank), signal, sem="release", scope="sys")
         else:
             tl.atomic_xchg(peer_ptr(ptr, rank), signal, sem="release", scope="sys")
+
+
+@core.extern
+def _simt_thread_index(_semantic: Any = None) -> Any:
+    return tid(0, _semantic=_semantic)
+
+
+@core.extern
+def _simt_block_size(_semantic: Any = None) -> Any:
+    return ntid(0, _semantic=_semantic)
+
+
+class simt_exec_region:
+    """``with dl.simt_exec_region() as (thread_idx, block_size):``: the body runs per thread
+    (Triton-distributed's compiler lowers it so), ``thread_idx`` the thread's ``%tid.x`` and
+    ``block_size`` its ``%ntid.x``.  Upstream Triton's ``with`` cannot bind a tuple, so the linter
+    reads that header as ``with dl.simt_exec_region((thread_idx := dl.simt_exec_region.thread_index()),
+    (block_size := dl.simt_exec_region.block_size())):`` (:func:`litmus.lint.load.bind_simt_region`):
+    the body, each thread's scalar code, is as written."""
+
+    thread_index = _simt_thread_index
+    block_size = _simt_block_size
+
+    def __init__(self, *ids: Any, _semantic: Any = None, _builder: Any = None):
+        self.ids = ids
+
+    def __enter__(self) -> tuple:
+        return self.ids
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
 
 
 def __getattr__(name: str) -> Any:  # simt / smem / tma helpers: not signalling, not modelled

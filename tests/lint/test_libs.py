@@ -204,3 +204,29 @@ def test_triton_dist_rank_barrier_has_its_real_ordering(tmp_path) -> None:
     assert "tensor<4xi32" in ttir  # next_power_of_2(3) is a constexpr 4
     assert "fence.sc.sys" in ttir  # barrier_all_block: a fence, then a CTA barrier
     assert "empty stubs" not in " ".join(lint_file(f).notes)
+
+
+BARRIER_ALL = '''import triton
+import triton.language as tl
+from triton_dist.language.extra import libshmem_device
+
+
+@triton.jit
+def copy_then_barrier(src: "*fp32", dst: "*fp32", BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    tl.store(dst + offs, tl.load(src + offs))
+    if pid == 0:
+        libshmem_device.barrier_all_block()
+'''
+
+
+def test_nvshmem_barrier_all_signals_the_other_pes(tmp_path) -> None:
+    """barrier_all_block signals every other PE and waits: entered by program 0 alone after
+    every CTA's stores, it publishes the other CTAs' stores to the peers without ordering them
+    (the Triton-distributed all-gather copy); the stores must be a peer's to count (--peer)."""
+    f = tmp_path / "barrier_all.py"
+    f.write_text(BARRIER_ALL)
+    r = CliRunner().invoke(main, ["lint", str(f), "--peer", "dst"])
+    assert r.exit_code == 1, r.output
+    assert f"{f}:12: cross-cta-publish: flag raised by one CTA" in r.output

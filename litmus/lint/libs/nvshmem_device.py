@@ -15,8 +15,9 @@ NVSHMEM helpers, with the ordering of NVSHMEM's device code:
 - ``signal_op(sig_addr, signal, sig_op, pe)``: a relaxed atomic at sys scope on the peer.
 - ``fence()``, ``quiet()``: ``__threadfence_system()`` (``fence.sc.sys``) for peer memory.
 - ``barrier_all()`` (``barrier_all_block``, ``barrier_all_warp``: the block's/warp's threads
-  call it together): a fence, then a CTA barrier (the cross-GPU wait itself is not modelled: the
-  linter sees no flag in it); ``sync_all()`` (``sync_all_block``...): a CTA barrier.
+  call it together): a CTA barrier, a system fence, a release add to every other PE's word of
+  NVSHMEM's barrier array and an acquire wait on its own, a CTA barrier; ``sync_all()``
+  (``sync_all_block``...): a CTA barrier.
 - ``remote_ptr(ptr, pe)``: ``nvshmem_ptr``.  ``my_pe()``, ``n_pes()``: run-time ints.
 """
 
@@ -161,8 +162,25 @@ def quiet():
 
 
 @triton.jit
+def _sync_word(pe):
+    """PE ``pe``'s word of NVSHMEM's internal barrier array, in the symmetric heap: its address
+    is loaded from a table the runtime keeps (a fixed address stands for it), as a peer's."""
+    table = tl.cast(tl.full([], 8192, tl.uint64), tl.pointer_type(tl.uint64))
+    return tl.cast(tl.load(table + pe), tl.pointer_type(tl.int32))
+
+
+@triton.jit
 def barrier_all():
+    """``nvshmem_barrier_all``: the CTA's threads meet, one thread makes everything before it
+    visible system-wide, signals every other PE's barrier word and waits for its own, and the
+    CTA meets again."""
+    tl.debug_barrier()
     fence_sys()
+    tl.atomic_add(_sync_word(opaque_int(1)), 1, sem="release", scope="sys")
+    mine = _sync_word(opaque_int(0))
+    seen = tl.atomic_add(mine, 0, sem="acquire", scope="sys")
+    while seen == 0:
+        seen = tl.atomic_add(mine, 0, sem="acquire", scope="sys")
     tl.debug_barrier()
 
 

@@ -15,8 +15,9 @@ LIMITS = (
     "it reads one file: a producer and a consumer in different files are not paired, and each rule judges one "
     "kernel's side of a flag (the other side is taken as the catalog variant has it)",
     "peer memory is proven only from pointer tables (buffer_ptrs/signal_pad_ptrs loaded in the kernel) and "
-    "heap-base translation; a plain pointer argument is taken as local unless marked with --peer or read through a "
-    "peer pointer by a kernel of the file; an acquire is matched to a wait by the object its pointer reaches, "
+    "heap-base translation; a plain pointer argument is taken as local unless marked with --peer, read through a "
+    "peer pointer by a kernel of the file, or given a symmetric-heap buffer (nvshmem_create_tensor(s), "
+    "symm_mem.empty) by a launch in the file; an acquire is matched to a wait by the object its pointer reaches, "
     "offsets not compared",
     "loops whose exit depends on data are analysed only as spins on one flag (and `while` loops on a plain tl.load "
     "of the source, also when the compiler removed them); for-loops with bounds read from memory are not",
@@ -135,6 +136,16 @@ def _stub_note(k: Any) -> str | None:
         return None
     return (f"{k.file}:{k.line}: kernel {k.name} uses {', '.join(used)}, from a module absent here: compiled as "
             "doing nothing to memory; if it signals or waits, describe it with --helpers FILE")
+
+
+def _symmetric_note(k: Any) -> str | None:
+    """What the launch says about whose memory the kernel's buffers are."""
+    sym = getattr(k, "symmetric", None) or {}
+    if not sym:
+        return None
+    given = ", ".join(f"{name} (allocated at line {line})" for name, line in sym.items())
+    return (f"{k.file}:{k.line}: kernel {k.name}: the launch in the file gives {given} a buffer on the symmetric "
+            "heap: taken as memory other GPUs read and write, as --peer would")
 
 
 def _lint_default_target(found: list[Any], file: str, first: str, signature: Mapping[str, Any] | None,
@@ -258,7 +269,7 @@ def lint_kernels(found: Iterable[Any], file: str, target: str = "cuda:90",
         functions = tuple(parse(compiled.ttir, f"{k.name}.ttir"))
         kernel_fn = next((f for f in functions if f.name == k.name), functions[0])
         events = extract(kernel_fn, str(Path(k.file).resolve()) if Path(k.file).exists() else k.file, functions)
-        said = [n for n in (sig.inferred_note(), _stub_note(k)) if n]
+        said = [n for n in (sig.inferred_note(), _stub_note(k), _symmetric_note(k)) if n]
         inferred = {n: {"value": sig.value_of(n), "why": why} for n, why in sig.inferred.items()}
         report.kernels.append(KernelReport(k.name, k.file, k.line, events=events,
                                            notes=said + list(events.notes), inferred=inferred))

@@ -35,6 +35,7 @@ class FoundKernel:
     signature: dict[str, Any] = field(default_factory=dict)
     peers: tuple[str, ...] = ()
     call_site: dict[str, tuple[Any, str]] = field(default_factory=dict)  # what a launch in the file says
+    symmetric: dict[str, int] = field(default_factory=dict)  # parameters a launch gives symmetric-heap memory
 
 
 def autotune_defaults(obj: Any) -> dict[str, Any]:
@@ -176,7 +177,9 @@ def kernels_of(module: Any, p: Path, only: str | None = None) -> list[FoundKerne
                                       "of the file calls it, and a kernel returns nothing)")
         cfg = settings.get(n, {}) or {}
         signature = {**autotune_defaults(vars(module)[n]), **dict(cfg.get("signature", {}) or {})}
-        out.append(FoundKernel(n, fn, str(p), line, signature, tuple(cfg.get("peer", ()) or ()), launch_hints(fn, p)))
+        symmetric = symmetric_args(fn, p)
+        peers = tuple(dict.fromkeys([*(cfg.get("peer", ()) or ()), *symmetric]))
+        out.append(FoundKernel(n, fn, str(p), line, signature, peers, launch_hints(fn, p), symmetric))
     return out
 
 
@@ -232,6 +235,18 @@ def drop_final_return(fn: Any) -> bool:
     lines[last.lineno - 1] = row[:col] + "_ret =" + row[col + 6:]
     fn._unsafe_update_src("".join(lines))
     return True
+
+
+def symmetric_args(fn: Any, p: Path) -> dict[str, int]:
+    """The parameters of ``fn`` a launch in file ``p`` gives a symmetric-heap buffer, with the
+    line of its allocation (:mod:`litmus.lint.symmetric`)."""
+    from litmus.lint.symmetric import symmetric_params
+
+    try:
+        source = p.read_text(errors="replace")
+    except OSError:
+        return {}
+    return symmetric_params(source, fn.__name__, [q.name for q in getattr(fn, "params", [])])
 
 
 def launch_hints(fn: Any, p: Path) -> dict[str, tuple[Any, str]]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from litmus.lint.source import parsed
+
 _TORCH_DTYPES = {"float32": "fp32", "float": "fp32", "float16": "fp16", "half": "fp16", "bfloat16": "bf16",
                  "float64": "fp64", "double": "fp64", "int32": "i32", "int": "i32", "int64": "i64", "long": "i64",
                  "int16": "i16", "int8": "i8", "uint8": "u8", "uint32": "u32", "uint64": "u64", "bool": "i1"}
@@ -102,9 +104,8 @@ def _classify(e: ast.AST, scope: _Scope, depth: int = 0) -> tuple[str, Any] | No
 def call_site_hints(source: str, kernel: str, params: list[str], constexprs: set[str]) -> dict[str, tuple[Any, str]]:
     """``{param: (type or value, why)}`` from the first ``kernel[grid](...)`` launch in ``source``
     whose arguments say something; ``"*"`` marks a tensor whose dtype the launch does not show."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
+    tree = parsed(source)
+    if tree is None:
         return {}
     module = _Scope(tree.body)
     scopes: list[tuple[ast.AST, _Scope]] = []

@@ -33,15 +33,21 @@ class CompiledText:
     asm: str = ""
 
 
+def _front_end(exc: BaseException) -> bool:
+    """Whether Triton's front end raised it (a CompilationError, or a subclass such as
+    UnsupportedLanguageConstruct for ``break``): the kernel's Python or its types."""
+    return any(c.__name__ == "CompilationError" for c in type(exc).__mro__)
+
+
 def _first_line(exc: BaseException) -> str:
     """The error itself: a CompilationError's message (not its ``at 2:17:`` header), else the
     first line that says ``error``."""
-    # UnsupportedLanguageConstruct (`break`, ...) is a CompilationError too; an error inside a
-    # called @triton.jit function is the cause of the caller's, which has no message of its own
+    # an error inside a called @triton.jit function is the cause of the caller's, which has no
+    # message of its own
     seen: BaseException | None = exc
     while seen is not None:
         msg = getattr(seen, "error_message", None)
-        if any(c.__name__ == "CompilationError" for c in type(seen).__mro__) and isinstance(msg, str) and msg.strip():
+        if _front_end(seen) and isinstance(msg, str) and msg.strip():
             return " ".join(msg.split())[:300]
         seen = seen.__cause__ or seen.__context__
     lines = [l.strip() for l in str(exc).splitlines() if l.strip()]
@@ -129,7 +135,7 @@ def _captured_output() -> Iterator[list[str]]:
 
 
 def _hint(exc: BaseException, said: str, tgt: Any, sig: KernelSignature, version: str) -> str:
-    if any(c.__name__ == "CompilationError" for c in type(exc).__mro__):  # the front end: the kernel's Python or types
+    if _front_end(exc):
         return f"fix this line, or check the argument types and constexprs: {sig.describe() or 'none'}"
     if re.search(r"unsupported target|not defined for option 'gpu-name'|is not a recognized processor|"
                  r"unknown target|Unsupported (arch|target)", said, re.I):

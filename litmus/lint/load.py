@@ -167,6 +167,10 @@ def kernels_of(module: Any, p: Path, only: str | None = None) -> list[FoundKerne
         if not names:
             raise LitmusError.at(str(p), None, "no @triton.jit kernels found (a kernel is a jitted function that no "
                                  "other jitted function of the file calls; name one with --kernel)")
+    try:
+        source = p.read_text(errors="replace")
+    except OSError:
+        source = ""
     out = []
     for n in sorted(names, key=lambda n: jitted[n][1]):
         fn, line = jitted[n]
@@ -177,9 +181,9 @@ def kernels_of(module: Any, p: Path, only: str | None = None) -> list[FoundKerne
                                       "of the file calls it, and a kernel returns nothing)")
         cfg = settings.get(n, {}) or {}
         signature = {**autotune_defaults(vars(module)[n]), **dict(cfg.get("signature", {}) or {})}
-        symmetric = symmetric_args(fn, p)
+        symmetric = symmetric_args(fn, source)
         peers = tuple(dict.fromkeys([*(cfg.get("peer", ()) or ()), *symmetric]))
-        out.append(FoundKernel(n, fn, str(p), line, signature, peers, launch_hints(fn, p), symmetric))
+        out.append(FoundKernel(n, fn, str(p), line, signature, peers, launch_hints(fn, source), symmetric))
     return out
 
 
@@ -237,26 +241,18 @@ def drop_final_return(fn: Any) -> bool:
     return True
 
 
-def symmetric_args(fn: Any, p: Path) -> dict[str, int]:
-    """The parameters of ``fn`` a launch in file ``p`` gives a symmetric-heap buffer, with the
-    line of its allocation (:mod:`litmus.lint.symmetric`)."""
+def symmetric_args(fn: Any, source: str) -> dict[str, int]:
+    """The parameters of ``fn`` a launch in its file's ``source`` gives a symmetric-heap buffer,
+    with the line of its allocation (:mod:`litmus.lint.symmetric`)."""
     from litmus.lint.symmetric import symmetric_params
 
-    try:
-        source = p.read_text(errors="replace")
-    except OSError:
-        return {}
     return symmetric_params(source, fn.__name__, [q.name for q in getattr(fn, "params", [])])
 
 
-def launch_hints(fn: Any, p: Path) -> dict[str, tuple[Any, str]]:
-    """What a launch ``kernel[grid](...)`` in file ``p`` says about ``fn``'s parameters."""
+def launch_hints(fn: Any, source: str) -> dict[str, tuple[Any, str]]:
+    """What a launch ``kernel[grid](...)`` in its file's ``source`` says about ``fn``'s parameters."""
     from litmus.lint.callsite import call_site_hints
 
-    try:
-        source = p.read_text(errors="replace")
-    except OSError:
-        return {}
     params = [q.name for q in getattr(fn, "params", [])]
     constexprs = {q.name for q in getattr(fn, "params", []) if getattr(q, "is_constexpr", False)}
     return call_site_hints(source, fn.__name__, params, constexprs)

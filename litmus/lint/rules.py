@@ -6,12 +6,10 @@ Triton terms; the verdict comes from the model on that variant (:mod:`litmus.lin
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from litmus.lint.events import Event, KernelEvents, Site, base_of
-from litmus.lint.source import SourceSpin, plain_spins, spin_roots
+from litmus.lint.source import SourceSpin, plain_spins, source_reads, spin_roots
 from litmus.lint.verdicts import Verdict, catalog_verdict
 
 RULES: dict[str, str] = {
@@ -530,57 +528,6 @@ def _signal_reuse(c: _Check) -> None:
               "MP-reset-race[iris-cas-signal-cas-reset]" if s.op == "cas" else "MP-reset-race[relacq-plain-reset]")
 
 
-@dataclass(frozen=True, eq=False)
-class _Read:
-    """A ``tl.load`` call as the kernel's source writes it, and its statement's place in a block."""
-
-    line: int
-    block: list[ast.stmt]  # the statement list that holds its statement
-    position: int  # the statement's index in that list
-    address: str  # the pointer and mask arguments, as written
-    names: frozenset[str]  # the names the address is computed from
-
-    def before(self, other: "_Read") -> bool:
-        """Whether it is an earlier statement of ``other``'s block with the same address."""
-        return self.block is other.block and self.position < other.position and self.address == other.address
-
-    def reassigned(self, other: "_Read") -> bool:
-        """Whether a statement between the two assigns a name the address is computed from."""
-        return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in self.names
-                   for stmt in self.block[self.position + 1:other.position] for n in ast.walk(stmt))
-
-
-def _source_reads(file: str, kernel: str) -> list[_Read]:
-    """The plain (not volatile) ``tl.load`` calls of ``kernel``'s body in ``file``, in source order.
-
-    The source, not the TTIR: triton 3.8 and 3.9 have already merged the re-read away there."""
-    try:
-        tree = ast.parse(Path(file).read_text())
-    except (OSError, SyntaxError, ValueError):
-        return []
-    fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == kernel), None)
-    if fn is None:
-        return []
-    reads: list[_Read] = []
-    blocks = [b for n in ast.walk(fn) for b in (getattr(n, f, None) for f in ("body", "orelse"))
-              if isinstance(b, list) and b and isinstance(b[0], ast.stmt)]
-    for block in blocks:
-        for pos, stmt in enumerate(block):
-            # a call inside a nested block belongs to that block's statement
-            nested = {id(x) for b in ("body", "orelse") for n in getattr(stmt, b, []) or [] for x in ast.walk(n)}
-            for call in ast.walk(stmt):
-                if id(call) in nested or not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                                              and call.func.attr == "load" and call.args):
-                    continue
-                kw = {k.arg: k.value for k in call.keywords}
-                if isinstance(kw.get("volatile"), ast.Constant) and kw["volatile"].value is True:
-                    continue
-                parts = [call.args[0], *call.args[1:2], *([kw["mask"]] if "mask" in kw else [])]
-                names = frozenset(n.id for p in parts for n in ast.walk(p) if isinstance(n, ast.Name))
-                reads.append(_Read(call.lineno, block, pos, " ".join(ast.unparse(p) for p in parts), names))
-    return sorted(reads, key=lambda r: r.line)
-
-
 _REREAD_SAFE = ("make the re-read strong: `tl.load(p, volatile=True)` (or `tl.atomic_load(p, sem='relaxed', "
                 "scope=...)` on triton >= 3.9); or acquire with an atomic (`tl.atomic_add(flag, 0, sem='acquire', "
                 "scope=...)`), or put `tl.debug_barrier()` between the acquire and the re-read")
@@ -596,7 +543,7 @@ def _acquire_reread(c: _Check) -> None:
     if not acquires:
         return
     file = acquires[0].site.file
-    reads = _source_reads(file, c.kernel.name)
+    reads = source_reads(file, c.kernel.name)
     for second in reads:
         for first in (r for r in reads if r.before(second) and not r.reassigned(second)):
             between = [e for e in c.ev if first.line < e.site.line < second.line]

@@ -1,6 +1,6 @@
-"""Spin loops as the kernel's source writes them: a ``while`` whose condition reads memory with a
-plain ``tl.load``.  The compiler may take such a load for unchanging and fold the loop away, so
-the TTIR (what the other rules read) no longer shows the wait; the source does."""
+"""The kernel's Python as its file writes it, for what the TTIR no longer shows: spin loops (a
+``while`` whose condition reads memory with a plain ``tl.load``, which the compiler may fold
+away) and plain re-reads of an address (which the compiler may merge)."""
 
 from __future__ import annotations
 
@@ -68,12 +68,28 @@ def _spins_of(fn: ast.FunctionDef) -> list[SourceSpin]:
     return spins
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=16)
+def parsed(source: str) -> ast.Module | None:
+    """``source`` parsed, or None when it does not parse: several rules read the kernel's file,
+    and the launch-site readers its text, each kernel in turn."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def parsed_file(file: str) -> ast.Module | None:
+    """The Python of ``file`` (read each time, so an edited file is never served stale)."""
+    try:
+        return parsed(Path(file).read_text())
+    except (OSError, ValueError):  # ValueError: not UTF-8
+        return None
+
+
 def plain_spins(file: str) -> tuple[SourceSpin, ...]:
     """Every plain-load spin of every function of ``file`` (empty if it does not parse)."""
-    try:
-        tree = ast.parse(Path(file).read_text())
-    except (OSError, SyntaxError, ValueError):
+    tree = parsed_file(file)
+    if tree is None:
         return ()
     return tuple(s for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef) for s in _spins_of(fn))
 
@@ -82,3 +98,50 @@ def spin_roots(file: str) -> frozenset[str]:
     """The names the file's plain spins read their flags through (a plain store to one of them,
     in any kernel of the file, raises a flag)."""
     return frozenset(s.root for s in plain_spins(file) if s.root)
+
+
+@dataclass(frozen=True, eq=False)
+class SourceRead:
+    """A ``tl.load`` call as the kernel's source writes it, and its statement's place in a block."""
+
+    line: int
+    block: list[ast.stmt]  # the statement list that holds its statement
+    position: int  # the statement's index in that list
+    address: str  # the pointer and mask arguments, as written
+    names: frozenset[str]  # the names the address is computed from
+
+    def before(self, other: "SourceRead") -> bool:
+        """Whether it is an earlier statement of ``other``'s block with the same address."""
+        return self.block is other.block and self.position < other.position and self.address == other.address
+
+    def reassigned(self, other: "SourceRead") -> bool:
+        """Whether a statement between the two assigns a name the address is computed from."""
+        return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in self.names
+                   for stmt in self.block[self.position + 1:other.position] for n in ast.walk(stmt))
+
+
+def source_reads(file: str, kernel: str) -> list[SourceRead]:
+    """The plain (not volatile) ``tl.load`` calls of ``kernel``'s body in ``file``, in source order.
+
+    The source, not the TTIR: triton 3.8 and 3.9 have already merged the re-read away there."""
+    tree = parsed_file(file)
+    if tree is None:
+        return []
+    fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == kernel), None)
+    if fn is None:
+        return []
+    reads: list[SourceRead] = []
+    blocks = [b for n in ast.walk(fn) for b in (getattr(n, f, None) for f in ("body", "orelse"))
+              if isinstance(b, list) and b and isinstance(b[0], ast.stmt)]
+    for block in blocks:
+        for pos, stmt in enumerate(block):
+            # a call inside a nested block belongs to that block's statement
+            nested = {id(x) for b in ("body", "orelse") for n in getattr(stmt, b, []) or [] for x in ast.walk(n)}
+            for call in ast.walk(stmt):
+                if id(call) in nested or not _is_plain_load(call):
+                    continue
+                kw = {k.arg: k.value for k in call.keywords}
+                parts = [call.args[0], *call.args[1:2], *([kw["mask"]] if "mask" in kw else [])]
+                names = frozenset(n.id for p in parts for n in ast.walk(p) if isinstance(n, ast.Name))
+                reads.append(SourceRead(call.lineno, block, pos, " ".join(ast.unparse(p) for p in parts), names))
+    return sorted(reads, key=lambda r: r.line)

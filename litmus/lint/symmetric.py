@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ast
 
+from litmus.lint.source import parsed
+
 SYMMETRIC_ALLOCATORS = ("nvshmem_create_tensor", "nvshmem_create_tensors", "symm_mem.empty",
                         "symmetric_memory.empty", "_SymmetricMemory.empty_strided_p2p")
 """Calls (by their dotted name's tail) that allocate on the symmetric heap."""
@@ -68,9 +70,8 @@ def symmetric_params(source: str, kernel: str, params: list[str]) -> dict[str, i
     """``{param: line of the allocation}`` for the parameters a launch ``kernel[grid](...)`` in
     ``source`` gives a symmetric-heap buffer (assignments followed through names and ``self.``
     attributes anywhere in the file)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
+    tree = parsed(source)
+    if tree is None:
         return {}
     assigns = [(t, n.value) for n in ast.walk(tree) if isinstance(n, ast.Assign) for t in n.targets]
     known: dict[str, int] = {}

@@ -30,7 +30,7 @@ import sys
 import tempfile
 import types
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from litmus.errors import LitmusError
 
@@ -83,13 +83,16 @@ def _body(op: str, spec: dict[str, Any], where: str) -> list[str]:
     return ["return peer_ptr(ptr, 1)"]
 
 
-def helper_source(module: str, functions: dict[str, dict[str, Any]], file: str) -> str:
-    """The Triton module that stands in for ``module`` (``functions``: name -> its YAML spec)."""
+def helper_source(module: str, functions: dict[str, dict[str, Any]], file: str,
+                  entry_lines: Mapping[str, int | None] | None = None) -> str:
+    """The Triton module that stands in for ``module`` (``functions``: name -> its YAML spec,
+    ``entry_lines``: name -> the line of its entry, for the errors)."""
     lines = [f'"""Stand-in for {module}, written by litmus lint from {file}."""', "", "import triton",
              "import triton.language as tl", "",
              "from litmus.lint.libs._common import peer_ptr, spin_until, volatile_spin_until", ""]
     for name, spec in functions.items():
-        where = f"{file}: {module}.{name}"
+        line = (entry_lines or {}).get(name)
+        where = f"{file}:{line}: {module}.{name}" if line else f"{file}: {module}.{name}"
         op = spec.get("op")
         if op not in _OPS:
             raise LitmusError(f"{where}: op {op!r}: write one of {', '.join(_OPS)}")
@@ -122,31 +125,36 @@ def helper_source(module: str, functions: dict[str, dict[str, Any]], file: str) 
 def load_helpers(path: Path) -> dict[str, types.ModuleType]:
     """Write the stand-ins ``path`` describes and import them: module name the kernel file
     imports -> the name of the stand-in module (for :func:`litmus.lint.load.import_file`)."""
-    import yaml
+    from litmus.errors import Problem
+    from litmus.spec.yamlpos import LDict, load_documents, plain
 
     try:
-        data = yaml.safe_load(path.read_text())
+        text = path.read_text()
     except OSError as exc:
         raise LitmusError.at(str(path), None, f"--helpers: cannot read it ({exc.strerror})") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise LitmusError.at(str(path), mark.line + 1 if mark else None,
-                             f"--helpers: not YAML: {getattr(exc, 'problem', exc)}") from None
+    docs, problems = load_documents(text, str(path))
+    if problems:
+        raise LitmusError([Problem(q.file, q.line, q.column, f"--helpers: not YAML: {q.message}") for q in problems])
+    data = docs[0] if docs else None
     if not isinstance(data, dict) or not data:
         raise LitmusError.at(str(path), None, "--helpers: write a mapping of module.function to its ordering, "
                              "e.g. `my_lib.signal: {op: atomic_xchg, sem: release, scope: sys}`")
+    lines = data.key_pos if isinstance(data, LDict) else {}
     modules: dict[str, dict[str, dict[str, Any]]] = {}
+    where: dict[str, int | None] = {}
     for key, spec in data.items():
+        line = lines[key].line if key in lines else None
         module, _, name = str(key).rpartition(".")
         if not module or not _NAME.match(name) or not isinstance(spec, dict):
-            raise LitmusError.at(str(path), None, f"--helpers: {key!r}: write `module.function: {{op: ..., sem: ..., "
-                                 "scope: ...}}`, e.g. `my_lib.signal: {op: atomic_xchg, sem: release, scope: sys}`")
-        modules.setdefault(module, {})[name] = spec
+            raise LitmusError.at(str(path), line, f"--helpers: {key!r}: write `module.function: {{op: ..., sem: ..., "
+                                 "scope: ...}`, e.g. `my_lib.signal: {op: atomic_xchg, sem: release, scope: sys}`")
+        where[str(key)] = line
+        modules.setdefault(module, {})[name] = plain(spec)
     out_dir = Path(tempfile.gettempdir()) / "litmus-lint-helpers"
     out_dir.mkdir(parents=True, exist_ok=True)
     standins: dict[str, types.ModuleType] = {}
     for module, functions in modules.items():
-        source = helper_source(module, functions, str(path))
+        source = helper_source(module, functions, str(path), {n: where[f"{module}.{n}"] for n in functions})
         digest = hashlib.sha1(source.encode()).hexdigest()[:16]
         name = f"_litmus_helpers_{digest}"
         file = out_dir / f"{name}.py"

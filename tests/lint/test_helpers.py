@@ -67,10 +67,13 @@ def test_bad_descriptions_are_errors(tmp_path: Path) -> None:
         helper_source("my_lib", {"signal": {"op": "atomic_xchg", "args": ["p", "value"]}}, "h.yaml")
     f = tmp_path / "h.yaml"
     f.write_text("signal: {op: store}\n")
-    with pytest.raises(LitmusError, match=r"h.yaml: --helpers: 'signal': write `module.function"):
+    with pytest.raises(LitmusError, match=r"h.yaml:1: --helpers: 'signal': write `module.function"):
         load_helpers(f)
     f.write_text("a: [\n")
-    with pytest.raises(LitmusError, match=r"h.yaml:\d+: --helpers: not YAML"):
+    with pytest.raises(LitmusError, match=r"h.yaml:\d+(:\d+)?: --helpers: not YAML"):
+        load_helpers(f)
+    f.write_text("my_lib.signal: {op: atomic_xchg, sem: release, scope: sys}\nmy_lib.wait: {op: wait, scope: device}\n")
+    with pytest.raises(LitmusError, match=r"h.yaml:2: my_lib.wait: scope 'device'"):  # each entry at its line
         load_helpers(f)
 
 

@@ -32,12 +32,11 @@ def run_cost(args: tuple[str, ...], variant: str | None, backend: str, params: A
     """Measure every variant named by ``args``; the ranked families and the report's metadata.
 
     ``deadline`` (a ``time.monotonic()`` value): variants not started by then are listed as
-    skipped for time."""
+    skipped for time. A variant whose measurement fails is listed with one line saying why;
+    the others are still measured (the backend recovers first)."""
     import time
 
-    from litmus.cost.measure import measure_backend, measure_cuda, measure_ranks
     from litmus.cost.ranking import Row, rank
-    from litmus.cost.shape import signalling
     from litmus.cost.verdicts import hardware_verdicts, model_verdict
     from litmus.spec import load_tests
 
@@ -47,47 +46,96 @@ def run_cost(args: tuple[str, ...], variant: str | None, backend: str, params: A
     if results and not Path(results).is_file():
         raise LitmusError.at(results, None, "--results: no such file; give the JSONL file `litmus run --out` wrote")
     hardware = hardware_verdicts(Path(results)) if results else {}
-    runner = None
-    describe: dict[str, Any] = {}
+    runner, describe = _runner(backend, params)
+    rows: list[tuple[str, Any]] = []
+    lost: str | None = None  # why the backend cannot measure any more
+    try:
+        with _progress(progress, len(tests)) as step:
+            for test in tests:
+                step(test.id)
+                m, skipped = None, None
+                if lost or (deadline is not None and time.monotonic() > deadline):
+                    skipped = f"not started: {lost or 'the time budget was spent'}"
+                else:
+                    sig, skipped = _signalling(test)
+                    if sig is not None:
+                        m, skipped = _measure(sig, backend, runner, params)
+                        if m is None:
+                            lost = _recover(runner)
+                rows.append((test.name, Row(test.id, test.variant, model_verdict(test), m, hardware.get(test.id),
+                                            skipped)))
+    finally:
+        if runner is not None:
+            runner.close()
+    return rank(rows), _meta(backend, params, describe)
+
+
+def _runner(backend: str, params: Any) -> tuple[Any, dict[str, Any]]:
+    """The run backend that measures (None for cuda, which launches its own kernel) and its description."""
     if backend in ("cpu", "ranks"):
         from litmus.run.registry import make_backend
 
         opts = {"world_size": params.world_size} if backend == "ranks" and params.world_size else {}
         runner = make_backend(backend, **opts)
-        describe = runner.describe()
-    elif backend == "cuda":
-        import torch
+        return runner, runner.describe()
+    import torch
 
-        if not torch.cuda.is_available():
-            raise LitmusError("--backend cuda: torch sees no CUDA device; use --backend cpu to check the harness "
-                              "on the Triton interpreter")
-        describe = {"device": torch.cuda.get_device_name(0)}
-    rows: list[tuple[str, Any]] = []
+    if not torch.cuda.is_available():
+        raise LitmusError("--backend cuda: torch sees no CUDA device; use --backend cpu to check the harness "
+                          "on the Triton interpreter")
+    return None, {"device": torch.cuda.get_device_name(0)}
+
+
+def _signalling(test: Any) -> tuple[Any, str | None]:
+    """``(the signalling of test, None)``, or ``(None, why cost cannot time it)``."""
+    from litmus.cost.shape import signalling
+
     try:
-        with _progress(progress, len(tests)) as step:
-            for test in tests:
-                step(test.id)
-                mv = model_verdict(test)
-                if deadline is not None and time.monotonic() > deadline:
-                    rows.append((test.name, Row(test.id, test.variant, mv, None, hardware.get(test.id),
-                                                "not started: the time budget was spent")))
-                    continue
-                try:
-                    sig = signalling(test)
-                    if runner is None:
-                        m = measure_cuda(sig, params)
-                    elif backend == "ranks":
-                        m = measure_ranks(sig, runner, params)
-                    else:
-                        m = measure_backend(sig, runner, params)
-                    rows.append((test.name, Row(test.id, test.variant, mv, m, hardware.get(test.id))))
-                except LitmusError as e:
-                    reason = str(e).split(": litmus cost cannot time it: ")[-1]
-                    rows.append((test.name, Row(test.id, test.variant, mv, None, hardware.get(test.id), reason)))
-    finally:
-        if runner is not None:
-            runner.close()
-    return rank(rows), _meta(backend, params, describe)
+        return signalling(test), None
+    except LitmusError as e:
+        return None, str(e).split(": litmus cost cannot time it: ")[-1]
+
+
+def _measure(sig: Any, backend: str, runner: Any, params: Any) -> tuple[Any, str | None]:
+    """``(measurement, None)``, or ``(None, why it failed, in one line)``."""
+    from litmus.cost.measure import measure_backend, measure_cuda, measure_ranks
+
+    try:
+        if runner is None:
+            return measure_cuda(sig, params), None
+        if backend == "ranks":
+            return measure_ranks(sig, runner, params), None
+        return measure_backend(sig, runner, params), None
+    except Exception as e:  # noqa: BLE001 - a crash costs this variant only, in one line
+        return None, failure_line(e)
+
+
+def failure_line(exc: BaseException) -> str:
+    """One line naming why a measurement failed, never a traceback: a ``LitmusError``'s first
+    line (a worker's error names the worker and the error it raised), a Triton compile error's
+    own message (not its ``at 3:4:`` source excerpt), else the exception's kind and first line."""
+    from litmus.session import error_line
+
+    if isinstance(exc, LitmusError):
+        text = str(exc).strip().splitlines()
+        return text[0] if text else type(exc).__name__
+    own = getattr(exc, "error_message", None)
+    if isinstance(own, str) and own.strip():
+        return f"{type(exc).__name__}: {' '.join(own.split())}"
+    return error_line(exc)
+
+
+def _recover(runner: Any) -> str | None:
+    """Make ``runner`` usable after a variant failed (a worker may be dead or hold its state):
+    None, or why the backend is lost for the variants still to come."""
+    recover = getattr(runner, "recover", None)
+    if recover is None:
+        return None
+    try:
+        recover()
+    except Exception as e:  # noqa: BLE001 - whatever stops recovery ends the measurements, in one line
+        return f"the {runner.name} backend could not recover: {failure_line(e)}"
+    return None
 
 
 class _progress:

@@ -13,7 +13,11 @@ the GPU global timer (``%globaltimer``, ns) before its first trip and after each
 registers until the loop ends, so no timestamp store sits before the next trip's release), and
 the spin-timeout status of its last trip, in row ``party * P + pair`` of each output (so the
 ranks of a ``ranks`` launch, each running its own parties, fill disjoint rows).  The flags live
-in the int32 heap whose address is ``heap_ptr[0]`` (a peer's symmetric-memory buffer on ranks).
+in the heap whose address is ``heap_ptr[0]`` (a peer's symmetric-memory buffer on ranks), laid
+out by :mod:`litmus.codegen.widths` as the litmus kernels are: a slot of 8 bytes when a flag's
+location has 64 bits, else 4, views and vector elements at their offsets in it, and each access
+through a pointer of its own width (``heap_uint64``, ``heap_uint32``, ...), so a 64-bit flag is
+written and read with 64-bit instructions.
 
 ``loopback=True`` plays every party in one program, one after another (all signals of a round,
 then all waits), for the Triton interpreter, where the programs of one launch run one after
@@ -25,11 +29,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from litmus.codegen import widths
+from litmus.codegen.layout import LocationSlot
 from litmus.codegen.ops import Emitter, ThreadContext
 from litmus.codegen.options import Features
-from litmus.cost.shape import Signalling, renamed
+from litmus.cost.shape import Signalling, copied, renamed, same_bytes, suffixed
 from litmus.errors import LitmusError
-from litmus.ir import Const, Instr, Load, Rmw, Spin, Store
+from litmus.ir import Const, Instr, LitmusTest, Load, Rmw, Spin, Store, Thread
 
 SEQ = 987654321  # placeholder of the round counter in emitted lines
 PREV = 987654320  # placeholder of the previous round's counter
@@ -53,11 +59,67 @@ class CostKernel:
     parties: int  # programs per pair: one per party (1 in loopback)
     timer: str  # "globaltimer" (tl.extra.cuda), "inline-asm" or "none" (interpreter)
     fallbacks: tuple[str, ...]
+    unit_bytes: int = 4  # bytes of one heap slot (8 when a flag's location has 64 bits)
 
     @property
     def slots(self) -> int:
         """Heap slots per instance (locations + scratch)."""
         return len(self.locations) + 1
+
+    def heap_words(self, instances: int) -> int:
+        """The int32 words of the heap of ``instances`` instances."""
+        return self.slots * instances * self.unit_bytes // 4
+
+
+@dataclass(frozen=True)
+class _Heap:
+    """Where the kernel's locations lie: the slots, unit and element types of
+    :mod:`litmus.codegen.widths` (docs/codegen.md, "Access widths"), with slot ``s`` of
+    instance ``inst`` at unit ``s * n_inst + inst`` and the scratch slot after the locations."""
+
+    slots: dict[str, LocationSlot]  # every name, views included
+    physical: tuple[str, ...]  # the locations with memory of their own, in slot order
+    unit: int  # bytes per slot
+    wide: frozenset[tuple[str, str]]  # (party thread, register) holding 64 bits
+
+    @staticmethod
+    def of(test: LitmusTest) -> "_Heap":
+        """The heap of the kernel test ``test`` (:func:`_kernel_test`)."""
+        slots, _ = widths.slots(test)
+        physical = tuple(l.name for l in sorted(slots, key=lambda l: l.slot) if l.physical)
+        wide = widths.wide_registers(test, {l.name: l.bits for l in slots})
+        return _Heap({l.name: l for l in slots}, physical, widths.unit_bytes(test), frozenset(wide))
+
+    def dtype(self, name: str) -> str:
+        """The Triton element type of the accesses to ``name``."""
+        return widths.dtype(self.slots[name])
+
+    def dtypes(self) -> list[str]:
+        """The element types other than plain int32 that the accesses use."""
+        return sorted({widths.dtype(l) for l in self.slots.values()} - {widths.PLAIN})
+
+    def pointer(self, name: str) -> str:
+        """The pointer expression of ``name`` for the lanes' instances."""
+        loc = self.slots[name]
+        return self._at(loc.slot, loc.offset, self.dtype(name))
+
+    def scratch(self, dtype: str = widths.PLAIN) -> str:
+        """The pointer expression of the instances' scratch slot, with element type ``dtype``."""
+        return self._at(len(self.physical), 0, dtype)
+
+    def _at(self, slot: int, offset: int, dtype: str) -> str:
+        size = widths.dtype_bits(dtype) // 8
+        k = self.unit // size  # elements of this type per slot
+        heap = "heap" if dtype == widths.PLAIN else f"heap_{dtype}"
+        unit = f"{slot} * n_inst + inst"
+        return f"{heap} + " + (unit if k == 1 else f"{k} * ({unit})") + (f" + {offset // size}" if offset else "")
+
+    def lines(self) -> list[str]:
+        """The kernel's typed heap pointers and, with a 64-bit name or register, its int64 zero."""
+        out = [f"heap_{d} = tl.load(heap_ptr).to(tl.pointer_type(tl.{d}))" for d in self.dtypes()]
+        if self.wide or any(l.bits == 64 for l in self.slots.values()):
+            out.append("zero64 = zero.to(tl.int64)")
+        return out
 
 
 def timer_api() -> str:
@@ -74,11 +136,14 @@ def _counted(sig: Signalling, ops: tuple[Instr, ...]) -> tuple[Instr, ...]:
     out: list[Instr] = []
     for o in ops:
         loc = getattr(o, "loc", None)
-        if loc is None or loc.split("~")[0] in sig.resetting:
+        flag = None if loc is None else sig.flag_of(loc)
+        if flag is None or flag in sig.resetting:
             out.append(o)
             continue
-        base = loc.split("~")[0]
-        raised, init = sig.raised_value(base), sig.test.location(base).init
+        raised, init = sig.raised_value(flag), sig.test.location(flag).init
+        if isinstance(o, (Store, Rmw)) and not same_bytes(sig.test, o.loc, flag):
+            raise LitmusError(f"{sig.test.id}: {o.loc} and the flag {flag} are not the same bytes; cost counts "
+                              "rounds in the flag's own bytes, so a write of other bytes cannot carry the count")
         if isinstance(o, Store) and o.value == Const(raised):
             o = replace(o, value=Const(SEQ))
         elif isinstance(o, Rmw) and o.op == "exch" and o.value == Const(raised):
@@ -95,20 +160,38 @@ def _counted(sig: Signalling, ops: tuple[Instr, ...]) -> tuple[Instr, ...]:
     return tuple(out)
 
 
-def _rounds(sig: Signalling) -> list[tuple[tuple[Instr, ...], tuple[Instr, ...]]]:
-    """Per party: (ops up to its first wait, the rest), flags renamed to their kernel slots."""
+Round = tuple[tuple[Instr, ...], tuple[Instr, ...]]
+
+
+def _rounds(sig: Signalling) -> tuple[list[Round], list[str]]:
+    """Per party: (ops up to its first wait, the rest), rounds counted and the flags' words
+    renamed to their kernel slots; and the suffixes of those copies of the words."""
+    words = sig.words()
     if sig.shape == "message":
-        f = sig.flag
-        ping, pong = {f: f"{f}~ping"}, {f: f"{f}~pong"}
-        return [(renamed(sig.signal, ping), renamed(sig.wait, pong)),
-                (renamed(sig.wait, ping), renamed(sig.signal, pong))]
+        ping, pong = suffixed(sig.test, words, "~ping"), suffixed(sig.test, words, "~pong")
+        signal, wait = _counted(sig, sig.signal), _counted(sig, sig.wait)
+        rounds = [(renamed(signal, ping), renamed(wait, pong)), (renamed(wait, ping), renamed(signal, pong))]
+        return rounds, ["~ping", "~pong"]
+    names = suffixed(sig.test, words, "~b")
     out = []
     for p in sig.parties:
-        ops = renamed(p.ops, {f: f"{f}~b" for f in sig.flags})
+        ops = _counted(sig, p.ops)
         k = next((n for n, o in enumerate(ops) if isinstance(o, Spin) and not (
-            o.read.kind == "cas" and o.read.reset != sig.test.location(o.loc.split("~")[0]).init)), len(ops))
-        out.append((ops[:k], ops[k:]))
-    return out
+            o.read.kind == "cas" and o.read.reset != sig.test.location(o.loc).init)), len(ops))
+        out.append((renamed(ops[:k], names), renamed(ops[k:], names)))
+    return out, ["~b"]
+
+
+def _kernel_test(sig: Signalling, rounds: list[Round], suffixes: list[str]) -> LitmusTest:
+    """The test whose threads are the parties' round ops and whose locations are the copies of
+    the flags' words they use (in order of first use): what :mod:`litmus.codegen.widths` lays out."""
+    copies = [loc for sfx in suffixes for loc in copied(sig.test, suffixed(sig.test, sig.words(), sfx))]
+    base = {l.name: l.view_of or l.name for l in copies}
+    names = [getattr(o, "loc") for a, b in rounds for o in a + b if hasattr(o, "loc")]
+    used = list(dict.fromkeys(base[n] for n in names))
+    locations = [l for b in used for l in copies if base[l.name] == b]
+    threads = [Thread(f"T{k}", 0, k, a + b) for k, (a, b) in enumerate(rounds)]
+    return replace(sig.test, locations=tuple(locations), threads=tuple(threads))
 
 
 def _strip_regs(ops: tuple[Instr, ...]) -> tuple[Instr, ...]:
@@ -134,14 +217,15 @@ def cost_kernel(sig: Signalling, backend: str = "cuda", features: Features | Non
     feats = features
     if backend != "cuda":
         feats = replace(feats, inline_asm=False)
-    rounds = [(_strip_regs(_counted(sig, a)), _strip_regs(_counted(sig, b))) for a, b in _rounds(sig)]
-    locations = tuple(dict.fromkeys(getattr(o, "loc") for a, b in rounds for o in a + b if hasattr(o, "loc")))
+    counted, suffixes = _rounds(sig)
+    rounds = [(_strip_regs(a), _strip_regs(b)) for a, b in counted]
+    heap = _Heap.of(_kernel_test(sig, rounds, suffixes))
     emitter = Emitter(test_id=sig.test.id, source_file=sig.test.source_file, backend=backend, features=feats,
                       spin_bound=spin_bound)
     timer = timer_api() if feats.inline_asm else "none"
     body: list[str] = []
     if loopback:
-        ctxs = [_context(k, rounds[k], locations) for k in range(len(rounds))]
+        ctxs = [_context(k, rounds[k], heap) for k in range(len(rounds))]
         body += ["if True:"] + ["    " + ln for c in ctxs for ln in c[1]]
         if sig.shape == "message":  # ping there, pong back
             loop = [(ctxs[0][0], rounds[0][0]), (ctxs[1][0], rounds[1][0]), (ctxs[1][0], rounds[1][1]),
@@ -152,32 +236,40 @@ def cost_kernel(sig: Signalling, backend: str = "cuda", features: Features | Non
         body += ["    " + ln for ln in _loop(emitter, loop, [c[0] for c in ctxs])]
     else:
         for k, (a, b) in enumerate(rounds):
-            ctx, setup = _context(k, (a, b), locations)
+            ctx, setup = _context(k, (a, b), heap)
             body.append(f"if role == {k}:")
             body += ["    " + ln for ln in setup + _loop(emitter, [(ctx, a + b)], [ctx])]
     if fence_threads is not None:
         body = [out for ln in body for out in _fence_by(ln, fence_threads)]
-    text = _module(sig, body, timer, emitter.fallbacks)
-    return CostKernel(text, locations, 1 if loopback else len(rounds), timer, tuple(emitter.fallbacks))
+    text = _module(sig, heap.lines(), body, timer, emitter.fallbacks)
+    return CostKernel(text, heap.physical, 1 if loopback else len(rounds), timer, tuple(emitter.fallbacks), heap.unit)
 
 
-def _context(k: int, ops: tuple[tuple[Instr, ...], tuple[Instr, ...]],
-             locations: tuple[str, ...]) -> tuple[ThreadContext, list[str]]:
+def _context(k: int, ops: Round, heap: _Heap) -> tuple[ThreadContext, list[str]]:
     p = f"T{k}"
     all_ops = ops[0] + ops[1]
-    regs = sorted({o.reg for o in all_ops if isinstance(o, Load)})
+    regs = {r: f"{p}_{r}" for r in sorted({o.reg for o in all_ops if isinstance(o, Load)})}
     spin_idx = [n for n, o in enumerate(all_ops) if isinstance(o, Spin)]
-    ctx = ThreadContext(name=f"party{k}", ident=p, mask=None, scratch=f"s_{p}",
-                        regs={r: f"{p}_{r}" for r in regs}, addr={}, status=f"st_{p}",
-                        spin_bits={n: 0 for n in spin_idx}, zero="zero")
-    setup = [f"s_{p} = heap + {len(locations)} * n_inst + inst"]
-    for loc in dict.fromkeys(o.loc for o in all_ops if hasattr(o, "loc")):  # type: ignore[union-attr]
-        var = f"a_{p}_{loc.replace('~', '_')}"
+    names = list(dict.fromkeys(o.loc for o in all_ops if hasattr(o, "loc")))  # type: ignore[union-attr]
+    typed = heap.dtypes()
+    ctx = ThreadContext(name=f"party{k}", ident=p, mask=None, scratch=f"s_{p}", regs=regs, addr={},
+                        status=f"st_{p}", spin_bits={n: 0 for n in spin_idx}, zero="zero",
+                        mem={n: heap.dtype(n) for n in heap.slots if heap.dtype(n) != widths.PLAIN},
+                        wide={v for r, v in regs.items() if (f"T{k}", r) in heap.wide},
+                        scratches={d: f"s_{p}_{d}" for d in typed})
+    setup = [f"s_{p} = {heap.scratch()}"] + [f"{ctx.scratches[d]} = {heap.scratch(d)}" for d in typed]
+    for loc in names:
+        var = f"a_{p}_{_ident(loc)}"
         ctx.addr[loc] = var
-        setup.append(f"{var} = heap + {locations.index(loc)} * n_inst + inst  # {loc}")
-    setup += [f"{v} = zero" for v in ctx.regs.values()]
+        setup.append(f"{var} = {heap.pointer(loc)}  # {loc}")
+    setup += [f"{v} = {'zero64' if v in ctx.wide else 'zero'}" for v in ctx.regs.values()]
     setup.append(f"{ctx.status} = zero")
     return ctx, setup
+
+
+def _ident(name: str) -> str:
+    """``name`` as a Python identifier part (``w~ping.v2[1]`` -> ``w_ping_v2_1_``)."""
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
 
 
 def _loop(emitter: Emitter, parts: list[tuple[ThreadContext, tuple[Instr, ...]]],
@@ -239,7 +331,7 @@ def _fence_by(line: str, n: int) -> list[str]:
     return [fenced, f"{indent}tl.debug_barrier()  # the CTA waits for its {n} fencing thread(s)"]
 
 
-def _module(sig: Signalling, body: list[str], timer: str, fallbacks: list[str]) -> str:
+def _module(sig: Signalling, heap: list[str], body: list[str], timer: str, fallbacks: list[str]) -> str:
     if timer == "globaltimer":
         head = ["from triton.language.extra.cuda import globaltimer as _globaltimer", ""]
         now = ["@triton.jit", "def _now(k):", "    return _globaltimer()"]
@@ -267,5 +359,5 @@ def _module(sig: Signalling, body: list[str], timer: str, fallbacks: list[str]) 
              "    zero = lane * 0",
              "    n_inst = progs * BLOCK",
              "    inst = (pair * BLOCK + lane).to(tl.int64)"]
-    lines += ["    " + ln for ln in body]
+    lines += ["    " + ln for ln in heap + body]
     return "\n".join(lines) + "\n"

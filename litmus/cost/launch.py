@@ -20,7 +20,7 @@ class LoopRun:
     parties: int
     pairs: int
     block: int
-    heap: list[int]  # final heap words: slot s of instance i at s * pairs * block + i
+    heap: list[int]  # final int32 heap words: slot s of instance i at word (s * pairs * block + i) * unit_bytes / 4
 
     def round_trips_ns(self, warmup: int = 0) -> list[float]:
         """Round-trip times of party 0's programs (ns), the first ``warmup`` trips of each dropped."""
@@ -36,7 +36,7 @@ def launch_loop(module: Any, ck: CostKernel, n_trips: int, pairs: int = 1, block
     """Run ``n_trips`` round trips on ``pairs`` programs per party with ``block`` lanes each."""
     import torch
 
-    heap = torch.zeros(ck.slots * pairs * block, dtype=torch.int32, device=device)
+    heap = torch.zeros(ck.heap_words(pairs * block), dtype=torch.int32, device=device)
     out = LoopBuffers.make(ck, n_trips, pairs, device)
     tables = party_tables(heap.data_ptr(), list(range(ck.parties)), device)
     event_ms = None
@@ -124,7 +124,7 @@ class RanksLoopLaunch:
         if key not in ctx.cache:
             ctx.cache[key] = load_cost_kernel(ck, interpret=ctx.device_kind == "cpu")
         module = ctx.cache[key]
-        words = ck.slots * self.pairs * self.block
+        words = ck.heap_words(self.pairs * self.block)
         ctx.heaps.ensure(words)  # collective when it grows
         if ctx.rank == 0:
             ctx.heaps.local[:words].zero_()

@@ -5,7 +5,9 @@ become a ping-pong (the writer signals ``ping<j>`` and waits for ``pong<j>`` wit
 wait ops; the reader waits for ``ping<j>`` and signals ``pong<j>`` with the writer's signal
 ops), ``barrier`` shapes repeat every party's signalling ops. A flag that is not self-resetting
 gets a fresh location per round trip (its value is never reused, so no round can mistake an
-old signal for a new one); a self-resetting flag is reused as the pattern reuses it. Every
+old signal for a new one); a self-resetting flag is reused as the pattern reuses it. A copy of
+a flag is a copy of its whole word: its width, initial value and views (vector elements too),
+so the backend generates the same access widths as for the variant itself. Every
 spin gets a register (``P0:t<j>`` / ``P1:s<j>`` for a ping-pong, ``P<k>:w<j>_<n>`` for a
 barrier) holding the last value it read, so a round trip counts as done exactly when its
 spins saw their values. One status column holds at most 31 spins: that bounds the round trips
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from litmus.cost.shape import Signalling, renamed
+from litmus.cost.shape import Signalling, copied, renamed, suffixed
 from litmus.errors import LitmusError
 from litmus.ir import Condition, Instr, LitmusTest, Location, Rmw, Spin, Thread, TrueProp
 
@@ -93,27 +95,27 @@ def unrolled_test(sig: Signalling, trips: int, world_size: int | None = None,
                    params=test.params + (("cost_trips", str(trips)),))
 
 
-def _fresh(sig: Signalling, loc: str, j: int, name: str | None = None) -> str:
-    """The location round ``j`` uses for flag ``loc`` (called ``name``): the same one when it is self-resetting."""
-    name = name or loc
-    return name if loc in sig.resetting else f"{name}{j}"
+def _fresh(sig: Signalling, flag: str, j: int, name: str, words: tuple[str, ...]) -> dict[str, str]:
+    """The names round ``j`` uses for ``words`` (``name`` after the original one): the same
+    words when ``flag`` is self-resetting."""
+    return suffixed(sig.test, words, name + ("" if flag in sig.resetting else str(j)))
 
 
 def _pingpong(sig: Signalling, trips: int, at: list[tuple[int, int]],
               bound: int | None) -> tuple[list[Thread], list[Location]]:
     (w_rank, w_cta), (r_rank, r_cta) = at
-    init = sig.test.location(sig.flag).init
     w_ops: list[Instr] = []
     r_ops: list[Instr] = []
     locs: dict[str, Location] = {}
+    words = sig.words(tuple(getattr(o, "loc") for o in sig.signal + sig.wait if hasattr(o, "loc")))
     for j in range(trips):
-        ping, pong = _fresh(sig, sig.flag, j), _fresh(sig, sig.flag, j, sig.flag + "_back")
-        locs.setdefault(ping, Location(ping, init, r_rank))
-        locs.setdefault(pong, Location(pong, init, w_rank))
-        w_ops += _with_regs(renamed(sig.signal, {sig.flag: ping}), [])
-        w_ops += _with_regs(renamed(sig.wait, {sig.flag: pong}), [f"t{j}"] * _spins(sig.wait))
-        r_ops += _with_regs(renamed(sig.wait, {sig.flag: ping}), [f"s{j}"] * _spins(sig.wait))
-        r_ops += _with_regs(renamed(sig.signal, {sig.flag: pong}), [])
+        ping, pong = _fresh(sig, sig.flag, j, "", words), _fresh(sig, sig.flag, j, "_back", words)
+        for loc in copied(sig.test, ping, r_rank) + copied(sig.test, pong, w_rank):
+            locs.setdefault(loc.name, loc)
+        w_ops += _with_regs(renamed(sig.signal, ping), [])
+        w_ops += _with_regs(renamed(sig.wait, pong), [f"t{j}"] * _spins(sig.wait))
+        r_ops += _with_regs(renamed(sig.wait, ping), [f"s{j}"] * _spins(sig.wait))
+        r_ops += _with_regs(renamed(sig.signal, pong), [])
     threads = [Thread("P0", w_rank, w_cta, _bounded(tuple(w_ops), bound)),
                Thread("P1", r_rank, r_cta, _bounded(tuple(r_ops), bound))]
     return threads, list(locs.values())
@@ -127,10 +129,12 @@ def _rounds(sig: Signalling, trips: int, at: list[tuple[int, int]],
     for k, (party, (rank, cta)) in enumerate(zip(sig.parties, at)):
         ops: list[Instr] = []
         for j in range(trips):
-            names = {f: _fresh(sig, f, j) for f in sig.flags}
-            for f, name in names.items():
-                home = sig.test.location(f)
-                locs.setdefault(name, Location(name, home.init, rank_of.get(home.home, 0)))
+            names: dict[str, str] = {}
+            for f in sig.flags:  # each flag's word fresh unless the flag resets itself
+                word = _fresh(sig, f, j, "", sig.words((f,)))
+                names.update(word)
+                for loc in copied(sig.test, word, rank_of.get(sig.test.location(f).home, 0)):
+                    locs.setdefault(loc.name, loc)
             regs = [f"w{j}_{n}" for n in range(_spins(party.ops))]
             ops += _with_regs(renamed(party.ops, names), regs)
         threads.append(Thread(f"P{k}", rank, cta, _bounded(tuple(ops), bound)))

@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -124,7 +125,7 @@ class Cuda:
         self.call("cuMemAlloc_v2", ctypes.byref(p), ctypes.c_size_t(4 * words))
         return p
 
-    def run(self, fn: ctypes.c_void_p, ctas: int) -> tuple[list[int], list[int]]:
+    def run(self, fn: ctypes.c_void_p, ctas: int) -> tuple[ctypes.Array, ctypes.Array]:
         """One launch of ``ctas`` instances from zeroed memory: (out, x) as read back."""
         x, flag, out = self.alloc(ctas), self.alloc(ctas), self.alloc(4 * ctas)
         for p, n in ((x, ctas), (flag, ctas), (out, 4 * ctas)):
@@ -138,24 +139,42 @@ class Cuda:
         self.call("cuMemcpyDtoH_v2", host_x, x, ctypes.c_size_t(4 * ctas))
         for p in (x, flag, out):
             self.call("cuMemFree_v2", p)
-        return list(host_out), list(host_x)
+        return host_out, host_x
 
 
-def judge(bug: str, form: str, out: list[int], xs: list[int]) -> dict[str, int]:
+def judge(bug: str, form: str, out: Sequence[int], xs: Sequence[int]) -> dict[str, int]:
     """Counts over instances: ``decisive`` (the rewritten outcome could show: the acquire read 1,
     and the value ptxas reuses is stale), ``forbidden`` (it showed: :data:`TARGET`), ``other``
-    (any other outcome the model forbids)."""
-    c = {"instances": len(xs), "decisive": 0, "forbidden": 0, "other": 0}
-    for i, xf in enumerate(xs):
-        r1, r2, r3 = out[4 * i: 4 * i + 3]
-        if bug == "load-merge":
-            c["decisive"] += r2 == 1 and r1 == 0
-            c["forbidden"] += r2 == 1 and r3 == 0
-            c["other"] += form == "racefree" and r1 != 0  # x is written only after the consumer's go
-        else:
-            c["decisive"] += r2 == 1 and xf == 1
-            c["forbidden"] += r2 == 1 and xf == 1 and r3 == 2
-            c["other"] += form == "racefree" and xf != 1  # x=2 is ordered before x=1
+    (any other outcome the model forbids).  ``out`` holds four words per instance (r1, r2, r3,
+    unused) and ``xs`` the final x of each; numpy counts them when it is installed, else Python."""
+    try:
+        import numpy as np
+    except ImportError:
+        np = None
+    if np is not None:
+        o = np.frombuffer(memoryview(out), dtype=np.uint32) if not isinstance(out, np.ndarray) else out
+        x = np.frombuffer(memoryview(xs), dtype=np.uint32) if not isinstance(xs, np.ndarray) else xs
+        r1, r2, r3 = o[0::4], o[1::4], o[2::4]
+    else:
+        r1, r2, r3, x = list(out[0::4]), list(out[1::4]), list(out[2::4]), list(xs)
+
+    def count(cond) -> int:  # cond: instance -> bool, over (r1, r2, r3, x) columns
+        if np is not None:
+            return int(np.count_nonzero(cond(r1, r2, r3, x)))
+        return sum(1 for a, b, c, d in zip(r1, r2, r3, x) if cond(a, b, c, d))
+
+    both = (lambda a, b: a & b) if np is not None else (lambda a, b: a and b)
+    c = {"instances": len(x), "decisive": 0, "forbidden": 0, "other": 0}
+    if bug == "load-merge":
+        c["decisive"] = count(lambda a, b, _c, _d: both(b == 1, a == 0))
+        c["forbidden"] = count(lambda _a, b, cc, _d: both(b == 1, cc == 0))
+        if form == "racefree":  # x is written only after the consumer's go
+            c["other"] = count(lambda a, _b, _c, _d: a != 0)
+    else:
+        c["decisive"] = count(lambda _a, b, _c, d: both(b == 1, d == 1))
+        c["forbidden"] = count(lambda _a, b, cc, d: both(both(b == 1, d == 1), cc == 2))
+        if form == "racefree":  # x=2 is ordered before x=1
+            c["other"] = count(lambda _a, _b, _c, d: d != 1)
     return c
 
 

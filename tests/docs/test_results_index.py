@@ -12,7 +12,7 @@ RESULTS = ROOT / "docs" / "results"
 INDEX = RESULTS / "README.md"
 
 # A backticked span that is one file name: no spaces, globs or variables, a known extension.
-FILE_NAME = re.compile(r"[A-Za-z0-9][\w.+-]*(?:/[\w.+-]+)*\.(?:jsonl|json|md|txt|log|html|yaml|yml|py|sh|csv|png|svg)")
+FILE_NAME = re.compile(r"[A-Za-z0-9][\w.+-]*(?:/[\w.+-]+)*\.(?:jsonl|json|md|txt|log|html|xml|yaml|yml|py|sh|csv|png|svg)")
 
 
 def named_files(text: str) -> set[str]:

@@ -1,4 +1,4 @@
-"""docs/results/h200-real-bugs.md is what scripts/bugs_results_page.py makes of the committed run
+"""docs/results/gpu-real-bugs.md is what scripts/bugs_results_page.py makes of the committed run
 and audit files: regenerating it gives the same page, and every bug variant has a row."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGE = ROOT / "docs" / "results" / "h200-real-bugs.md"
+PAGE = ROOT / "docs" / "results" / "gpu-real-bugs.md"
 
 
 def test_the_bug_family_page_is_regenerated_identically(tmp_path: Path) -> None:
@@ -19,7 +19,7 @@ def test_the_bug_family_page_is_regenerated_identically(tmp_path: Path) -> None:
     res = subprocess.run([sys.executable, str(ROOT / "scripts" / "bugs_results_page.py"), *args], cwd=ROOT,
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]
-    regenerated = out.read_text().replace(str(out), "docs/results/h200-real-bugs.md")
+    regenerated = out.read_text().replace(str(out), "docs/results/gpu-real-bugs.md")
     assert regenerated == PAGE.read_text()
 
 

@@ -39,6 +39,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from litmus.run.tuned import AUTO  # noqa: E402
+
 VARIANTS: dict[str, tuple[str, str]] = {
     "MP": ("mp.yaml", "relaxed-xcta-gpu"),
     "SB": ("sb.yaml", "relaxed-sys"),
@@ -204,13 +206,24 @@ def versions() -> dict[str, Any]:
     return out
 
 
+def auto_stress(backend: str, device: str | None) -> Any:
+    """The first environment ``litmus run`` uses without ``--stress`` on ``backend``, named
+    ``auto`` (its origin is printed)."""
+    from litmus.run.tuned import choose_stress
+
+    choice = choose_stress(AUTO, backend, device)
+    print(f"auto: {choice.origin}", flush=True)
+    return replace(choice.environments[0], name="auto")
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Run the benchmark, print the table, write ``--json``; returns the JSON document."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--backend", choices=["cuda", "cpu"], default="cuda")
     ap.add_argument("--seconds", type=float, default=None, help="round time per test and side (default 5; cpu 1)")
     ap.add_argument("--stress", nargs="+", default=["default"],
-                    help="litmus stress: preset names or stress JSON files, run side by side")
+                    help="litmus stress: preset names, stress JSON files, or auto (what `litmus run` uses "
+                         "without --stress: the settings tuned for this GPU), run side by side")
     ap.add_argument("--tests", nargs="+", choices=list(VARIANTS), default=list(VARIANTS))
     ap.add_argument("--variant", action="append", default=[], metavar="TEST=VARIANT",
                     help="measure another catalog variant, e.g. MP=relaxed-xgpu-sys")
@@ -235,12 +248,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     unknown = sorted(set(chosen) - set(VARIANTS))
     if unknown:
         ap.error(f"--variant for unknown test(s) {unknown}; use {', '.join(VARIANTS)}")
-    stresses = [load_stress(s) for s in args.stress]
+    for spec in args.stress:
+        if spec != AUTO:
+            load_stress(spec)  # bad input fails before the backend starts
     tests = {name: catalog_test(name, chosen.get(name)) for name in args.tests}
     rows: list[Row] = []
     t0 = time.time()
     with make_backend(args.backend) as backend:
         described = backend.describe()
+        stresses = [auto_stress(backend.name, described.get("device")) if spec == AUTO else load_stress(spec)
+                    for spec in args.stress]
         for name, test in tests.items():
             for stress in stresses:
                 rows.append(run_litmus(backend, test, stress, instances, seconds, args.seed))

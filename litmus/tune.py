@@ -12,17 +12,15 @@ cover the most variants (:func:`pick_rotation`), which a run cycles through roun
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.run.backend import Backend
-from litmus.run.config import PATTERNS, PRESETS, Stress, load_stresses, validate_stress
+from litmus.run.config import PATTERNS, PRESETS, Stress, stress_json, validate_stress
 from litmus.session import run_config, run_variant, sc_reference
 
 SPACE: dict[str, tuple[Any, ...]] = {
@@ -39,6 +37,7 @@ SPACE: dict[str, tuple[Any, ...]] = {
     "launch": ("grid", "parallel"),
     "barrier_pct": (0, 25, 50, 100),
     "parallel_programs": (0, 0, 128, 256, 512),
+    "programs_per_sm": (0, 1, 1, 2, 4),
 }
 """Every tunable stress parameter and the values a trial draws from (uniformly; a value listed
 twice is drawn twice as often).  Parameters the installed :class:`Stress` does not have are
@@ -146,26 +145,6 @@ def pick_rotation(ranked: Sequence[Trial], keep: int) -> list[Trial]:
         covered |= {v for v, n in rest[best].seen_by.items() if n}
         chosen.append(rest.pop(best))
     return chosen
-
-
-def stress_json(stress: Stress) -> dict[str, Any]:
-    """The stress file contents for ``stress``: every parameter but its name (the file's stem
-    becomes the name when ``litmus run --stress FILE`` loads it)."""
-    data = stress.as_dict()
-    data.pop("name")
-    return data
-
-
-def write_stress(path: Path, stresses: Stress | Sequence[Stress]) -> tuple[Stress, ...]:
-    """Write one environment (a JSON object) or several (``{"environments": [...]}``, a
-    rotation) as a stress file; return them as ``load_stresses`` reads them back."""
-    envs = [stresses] if isinstance(stresses, Stress) else list(stresses)
-    if not envs:
-        raise LitmusError(f"{path}: no environment to write")
-    doc: Any = stress_json(envs[0]) if len(envs) == 1 else {"environments": [stress_json(e) for e in envs]}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
-    return load_stresses(str(path))
 
 
 def trials_text(ranked: Sequence[Trial], top: int = 10) -> str:

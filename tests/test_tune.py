@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from litmus.ir import LitmusTest
 from litmus.run.backend import Round
 from litmus.run.config import PRESETS, RunConfig, Stress, load_stress, load_stresses, validate_stress
-from litmus.tune import SPACE, Trial, draw, pick_rotation, stress_json, tune, write_stress
+from litmus.run.config import stress_json, write_stress
+from litmus.tune import SPACE, Trial, draw, pick_rotation, tune
 from tests.test_session import SB
 
 

@@ -13,6 +13,7 @@ from litmus.errors import LitmusError
 from litmus.run.config import INTERPRETER_INSTANCES, INTERPRETER_TIME_BUDGET, PRESETS
 from litmus.run.registry import backend_names
 from litmus.run.schedule import FILL_STRETCH, HUNT_STRETCH
+from litmus.run.tuned import AUTO
 
 
 def _parse_ranks(text: str | None) -> list[int] | None:
@@ -60,10 +61,13 @@ def _default_out(backend: str) -> str:
                    f"target the model forbids runs on, up to {FILL_STRETCH:g} budgets in all, while its rate says it reaches "
                    f"the bound by then, and one whose target is allowed runs on, up to {HUNT_STRETCH:g} budgets, while "
                    "it has ended too few instances for a verdict of absence (it would be 'inconclusive').")
-@click.option("--stress", default="default", show_default=True,
-              help=f"Stress preset ({', '.join(PRESETS)}) or a JSON file of Stress parameters (as 'litmus tune' "
-                   "writes); a file of several environments is a rotation: round k of each variant runs "
-                   "environment k mod n. See docs/performance.md for what each shows on an H200.")
+@click.option("--stress", default=AUTO, show_default=True,
+              help=f"{AUTO}: on the cuda backend, the settings 'litmus tune' kept for the GPU model found, else "
+                   "the default preset (one program per SM), then the resident launch in rotation (the header "
+                   "says which); the default preset elsewhere. Or a stress preset "
+                   f"({', '.join(PRESETS)}) or a JSON file of Stress parameters (as 'litmus tune' writes); a file "
+                   "of several environments is a rotation: round k of each variant runs environment k mod n. "
+                   "See docs/performance.md for what each shows on a GPU.")
 @click.option("--out", "-o", default=None,
               help="JSON Lines results file; one record is appended per finished variant. "
                    "Default: litmus-results/<backend>-<time>.jsonl")
@@ -124,11 +128,13 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
         from litmus.report.table import print_wide, results_table, verdict_summary
         from litmus.run.config import load_stresses
         from litmus.run.registry import make_backend
+        from litmus.run.tuned import choose_stress
         from litmus.session import run_config
         from litmus.spec import load_tests
 
         tests = load_tests(paths, variant)
-        stress_cfg = load_stresses(stress)
+        if stress != AUTO:
+            load_stresses(stress)  # bad input fails before a backend starts
         console = Console(stderr=True)
         ranks = _parse_ranks(ranks_text)
         if backend != "ranks" and (world_size is not None or ranks is not None):
@@ -140,13 +146,15 @@ def run(paths: Sequence[str], variant: str | None, backend: str, iterations: int
         try:
             check_interrupt()
             desc = backend_obj.describe()
+            chosen = choose_stress(stress, backend_obj.name, desc.get("device"))
             config = run_config(backend_obj, iterations=iterations, time_budget=time_budget,
-                                instances=instances, seed=seed, stress=stress_cfg, stop_bound=stop_bound)
+                                instances=instances, seed=seed, stress=chosen.environments, stop_bound=stop_bound)
             out_path = Path(out or _default_out(backend_obj.name))
             where.update(out=out_path, backend=backend_obj.name, total=len(tests))
             console.print(f"[bold]backend[/bold] {backend_obj.name} on {desc.get('device', '?')}")
             if desc.get("note"):
                 console.print(f"[dim]{desc['note']}[/dim]")
+            console.print(f"[bold]stress[/bold] {escape(chosen.origin)}")
             console.print(f"[bold]results[/bold] {out_path} (appended per variant)")
             check_interrupt()
             where["stage"] = "running"

@@ -28,11 +28,14 @@ from litmus.run.registry import backend_names
 @click.option("--keep", type=click.IntRange(min=1), default=1, show_default=True,
               help="Write a rotation of up to this many environments: the best, then those that witness "
                    "variants the ones before did not ('litmus run' cycles through them round by round).")
+@click.option("--save-for-device/--no-save-for-device", default=True, show_default=True,
+              help="On the cuda backend, also keep the result as the tuned settings of this GPU model on this "
+                   "machine ($LITMUS_CACHE/tuned/), which 'litmus run' uses when given no --stress.")
 @click.option("--log", "log_path", default=None,
               help="Also write every trial (settings, rate, counts) as JSON Lines here.")
 @friendly
 def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, time_budget: float,
-         instances: int | None, seed: int, out: str, keep: int, log_path: str | None) -> None:
+         instances: int | None, seed: int, out: str, keep: int, save_for_device: bool, log_path: str | None) -> None:
     """Search for the stress settings under which weak behaviour shows most often.
 
     Random search in the manner of MC Mutants: each trial draws every stress parameter
@@ -41,8 +44,10 @@ def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, t
     --time-budget seconds, and scores the trial by target outcomes seen per second. Only
     variants whose target the PTX model allows (mutants) are tuned on: a correct variant has
     nothing to show. The best environment is written to --out; pass it to
-    'litmus run --stress FILE'. A progress bar shows the trials; a killed search keeps the
-    --log lines of every finished trial.
+    'litmus run --stress FILE'. On a GPU it is also kept as the tuned settings of that GPU
+    model, which 'litmus run' then uses without --stress (--no-save-for-device: not). A
+    progress bar shows the trials; a killed search keeps the --log lines of every finished
+    trial.
 
     \b
     Examples:
@@ -59,11 +64,13 @@ def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, t
     from litmus.report.jsonl import append_record
     from litmus.run.registry import make_backend
     from litmus.spec import load_tests
-    from litmus.tune import pick_rotation, trial_record, trials_text, tunable, tune as search, write_stress
+    from litmus.run.config import write_stress
+    from litmus.tune import pick_rotation, trial_record, trials_text, tunable, tune as search
 
     tests = tunable(load_tests(paths, variant))
     console = Console(stderr=True)
     backend_obj = make_backend(backend)
+    device = backend_obj.describe().get("device") if backend_obj.name == "cuda" else None
     try:
         console.print(f"[bold]tuning[/bold] {len(tests)} variant(s) on {backend_obj.name}: {trials} trials + the "
                       f"default preset, {time_budget:g} s per variant each")
@@ -85,6 +92,12 @@ def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, t
     loaded = write_stress(Path(out), [t.stress for t in chosen])
     click.echo(f"best: {ranked[0].stress.name}, {ranked[0].rate:.4g} target outcomes/s; written to {out} "
                f"(litmus run --stress {out}); as loaded: {', '.join(s.name for s in loaded)}")
+    if save_for_device and device:
+        from litmus.run.tuned import save_for_device as keep_for
+
+        kept = keep_for(device, [t.stress for t in chosen])
+        click.echo(f"kept as the tuned settings of {device} on this machine ({kept}): 'litmus run' without "
+                   "--stress uses them")
     if keep > 1:
         witnessed = {v for t in chosen for v, n in t.seen_by.items() if n}
         click.echo(f"rotation of {len(chosen)}: {', '.join(t.stress.name for t in chosen)}; together they "

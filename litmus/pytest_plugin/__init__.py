@@ -50,10 +50,12 @@ def pytest_configure(config: pytest.Config) -> None:
     from litmus.errors import LitmusError
     from litmus.pytest_plugin.state import get_state
     from litmus.run.config import load_stresses
+    from litmus.run.tuned import AUTO
 
     state = get_state(config)
     try:
-        load_stresses(state.options.stress)
+        if state.options.stress != AUTO:
+            load_stresses(state.options.stress)
     except LitmusError as e:
         raise pytest.UsageError(f"--litmus-stress: {e}") from None
     if state.options.cache is not None:

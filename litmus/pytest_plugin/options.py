@@ -10,10 +10,16 @@ import pytest
 from litmus.pytest_plugin.budget import GPU_TIME
 from litmus.run.config import PRESETS
 from litmus.run.registry import backend_names
+from litmus.run.tuned import AUTO
 
 BACKENDS: tuple[str, ...] = ("auto", *backend_names(), "model")
 """--litmus-backend choices: auto, every registered backend, and model (check expectations only)."""
 DEFAULT_PATHS: tuple[str, ...] = ("catalog",)
+PLUGIN_STRESS = "resident"
+"""The plugin's stress unless told: it asserts that forbidden outcomes never appear, which needs
+ended instances, and on an H100 the resident launch left every catalog variant decided where
+``auto`` (one program per SM first) left 4 spinning variants inconclusive
+(docs/results/h100-plugin-catalog.txt against h100-plugin-auto.txt)."""
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -43,7 +49,11 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--litmus-seed", type=int, default=None, metavar="SEED",
                     help="Seed of every PRNG of a run (default 0); the failure report repeats it.")
     group.addoption("--litmus-stress", default=None, metavar="PRESET",
-                    help=f"Stress preset ({', '.join(PRESETS)}) or a JSON file. Default: default.")
+                    help=f"Stress preset ({', '.join(PRESETS)}), a JSON file, or {AUTO} (what `litmus run` uses "
+                         "without --stress: on a GPU the settings litmus tune kept for it, else the default preset "
+                         f"of one program per SM, then the resident launch). Default: ini litmus_stress, else "
+                         f"{PLUGIN_STRESS}: the launch that ends the most spinning instances, so that every catalog "
+                         "variant is decided in the default budget (docs/pytest-plugin.md).")
     group.addoption("--litmus-require-witness", action="store_true", default=None,
                     help="Also fail a variant the model allows (racy) if its target outcome was never seen.")
     group.addoption("--litmus-strict", action="store_true", default=None,
@@ -74,7 +84,7 @@ def add_options(parser: pytest.Parser) -> None:
     parser.addini("litmus_time", "Default --litmus-time (empty: none on cpu, the GPU default on a GPU).",
                   default="")
     parser.addini("litmus_instances", "Default --litmus-instances (empty: the backend's default).", default="")
-    parser.addini("litmus_stress", "Default --litmus-stress.", default="default")
+    parser.addini("litmus_stress", "Default --litmus-stress.", default=PLUGIN_STRESS)
     parser.addini("litmus_strict", "Fail inconclusive variants (like --litmus-strict).", type="bool", default=False)
     parser.addini("litmus_cache", "Default --litmus-cache.", default="")
 
@@ -176,7 +186,7 @@ def read_options(config: pytest.Config) -> PluginOptions:
         time_budget=time_budget,
         instances=instances,
         seed=_first(config.getoption("litmus_seed"), 0) or 0,
-        stress=config.getoption("litmus_stress") or str(config.getini("litmus_stress")).strip() or "default",
+        stress=config.getoption("litmus_stress") or str(config.getini("litmus_stress")).strip() or PLUGIN_STRESS,
         require_witness=bool(config.getoption("litmus_require_witness")),
         bound=bound,
         strict=bool(strict) if strict is not None else bool(config.getini("litmus_strict")),

@@ -15,6 +15,7 @@ from litmus.pytest_plugin.options import PluginOptions
 from litmus.model import ModelResult
 from litmus.pytest_plugin.result import LitmusResult
 from litmus.run.config import RunConfig, load_stresses
+from litmus.run.tuned import AUTO, choose_stress
 from litmus.spec import filter_variants, load_text
 
 if TYPE_CHECKING:
@@ -64,10 +65,12 @@ def plugin_config(options: PluginOptions, backend: Any, gpu: bool, *, iterations
 
     if iterations is None and time is None:
         iterations, time = options.iterations, options.time_budget
+    spec = stress if stress is not None else options.stress
     config = run_config(backend, iterations=iterations or 1,
                         instances=instances_for(backend, instances if instances is not None else options.instances),
                         seed=options.seed if seed is None else seed,
-                        stress=stress if stress is not None else options.stress)
+                        stress=choose_stress(spec, backend.name, backend.describe().get("device")).environments
+                        if isinstance(spec, str) else spec)
     length = run_length(on_gpu=gpu, iterations=iterations, time=time, bound=options.bound,
                         instances=config.instances)
     return replace(config, iterations=length.iterations, time_budget=length.time_budget,
@@ -132,7 +135,8 @@ class LitmusRunner:
         """
         try:
             test = self.load(pattern, variant)
-            stress_cfg = load_stresses(stress or self.options.stress)
+            if (stress or self.options.stress) != AUTO:
+                load_stresses(stress or self.options.stress)
         except LitmusError as e:
             pytest.fail(str(e), pytrace=False)
         name = backend or self.options.backend
@@ -145,6 +149,6 @@ class LitmusRunner:
         if why_not is not None:
             pytest.skip(f"{test.id} on {backend_obj.name}: {why_not}")
         config = plugin_config(self.options, backend_obj, self.pool.on_gpu(backend_obj), iterations=iterations,
-                               time=time, instances=instances, seed=seed, stress=stress_cfg)
+                               time=time, instances=instances, seed=seed, stress=stress)
         with self.pool.turn(backend_obj):
             return run_on(test, backend_obj, config)

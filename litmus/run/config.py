@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from litmus.errors import LitmusError
 
@@ -40,7 +40,8 @@ class Stress:
     group of programs per role) or ``parallel`` (codegen's parallel mode: only resident programs,
     each playing every role, partners striped over other programs, iterations in one launch);
     ``barrier_pct``: the percentage of those programs, chosen per round from the seed, that meet
-    at the in-kernel start barrier when ``kernel_barrier`` is on; ``parallel_programs``: at most
+    at the in-kernel start barrier when ``kernel_barrier`` is on; ``programs_per_sm``: at most
+    this many programs per SM (0: as many as fit); ``parallel_programs``: at most
     this many programs (0: as many as are resident at once).
     """
 
@@ -58,6 +59,7 @@ class Stress:
     launch: str = "grid"
     barrier_pct: int = 100
     parallel_programs: int = 0
+    programs_per_sm: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """The parameters as a JSON-ready dict."""
@@ -70,7 +72,12 @@ class Stress:
 # ``heavy`` is shuffle + memory stress, and only ``full`` turns the rest on.
 PRESETS: dict[str, Stress] = {
     "none": Stress(name="none", shuffle=False, barrier=False),
-    "default": Stress(name="default", shuffle=True, barrier=True, stride=1, launch="parallel"),
+    # one program per SM: 88x (MP) to 468x (LB) the weak outcomes per kernel-second of every SM's
+    # resident programs on an H100 (docs/detection.md, "Why the peer saw more": benchmarks/ablation.py)
+    "default": Stress(name="default", shuffle=True, barrier=True, stride=1, launch="parallel", programs_per_sm=1),
+    # every SM's resident programs: more instances per launch, and spinning instances that one
+    # program per SM leaves timed out end here (the default rotation, litmus.run.tuned, has both)
+    "resident": Stress(name="resident", shuffle=True, barrier=True, stride=1, launch="parallel"),
     "grid": Stress(name="grid", shuffle=True, barrier=True, stride=1),
     "spread": Stress(name="spread", shuffle=True, barrier=True, stride=32),
     "heavy": Stress(
@@ -97,10 +104,10 @@ PRESETS: dict[str, Stress] = {
     ),
 }
 # cuda-litmus-style parallel testing: resident programs only, every program plays every role with
-# partners striped over other programs, iterations inside one launch (docs/detection.md). It is
-# the default since the H200 figures of docs/results/h200-detect.md (weak MP outcomes per second
-# 360x the grid launch's); 'grid' is the launch the default was before.
-PRESETS["parallel"] = replace(PRESETS["default"], name="parallel")
+# partners striped over other programs, iterations inside one launch (docs/detection.md); the
+# H200 figures of docs/results/h200-detect.md (weak MP outcomes per second 360x the grid launch's)
+# made it the default launch; 'grid' is the launch before it.
+PRESETS["parallel"] = replace(PRESETS["resident"], name="parallel")
 PRESETS["parallel-heavy"] = replace(PRESETS["heavy"], name="parallel-heavy", launch="parallel")
 
 PATTERNS = ("store-store", "store-load", "load-store", "load-load")
@@ -126,6 +133,8 @@ def validate_stress(stress: Stress) -> None:
         raise LitmusError(f"{where}: launch {stress.launch!r}; use one of {', '.join(LAUNCHES)}")
     if not 0 <= stress.barrier_pct <= 100:
         raise LitmusError(f"{where}: barrier_pct {stress.barrier_pct}; use a percentage from 0 to 100")
+    if stress.programs_per_sm < 0:
+        raise LitmusError(f"{where}: programs_per_sm {stress.programs_per_sm} is negative; use 0 (as many as fit) or more")
     if stress.parallel_programs < 0:
         raise LitmusError(f"{where}: parallel_programs {stress.parallel_programs} is negative; use 0 (resident) or more")
 
@@ -168,12 +177,34 @@ def _environment(path: Path, data: Any, name: str, index: int | None) -> Stress:
         raise LitmusError.at(
             str(path), None, f"{where}unknown stress parameter(s) {unknown}; accepted: {sorted(known)}"
         )
-    stress = replace(PRESETS["default"], name=name, **data)
+    # a file's unnamed parameters are the resident launch's: files written before programs_per_sm
+    # existed (docs/results/) keep the launch they were measured with
+    stress = replace(PRESETS["resident"], name=name, **data)
     try:
         validate_stress(stress)
     except LitmusError as e:
         raise LitmusError.at(str(path), None, f"{where}{e}") from None
     return stress
+
+
+def stress_json(stress: Stress) -> dict[str, Any]:
+    """The stress file contents for ``stress``: every parameter but its name (the file's stem
+    becomes the name when ``litmus run --stress FILE`` loads it)."""
+    data = stress.as_dict()
+    data.pop("name")
+    return data
+
+
+def write_stress(path: Path, stresses: Stress | Sequence[Stress]) -> tuple[Stress, ...]:
+    """Write one environment (a JSON object) or several (``{"environments": [...]}``, a
+    rotation) as a stress file; return them as ``load_stresses`` reads them back."""
+    envs = [stresses] if isinstance(stresses, Stress) else list(stresses)
+    if not envs:
+        raise LitmusError(f"{path}: no environment to write")
+    doc: Any = stress_json(envs[0]) if len(envs) == 1 else {"environments": [stress_json(e) for e in envs]}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    return load_stresses(str(path))
 
 
 def load_stress(spec: str) -> Stress:

@@ -531,7 +531,7 @@ class CudaBackend:
         stress = config.stress
         spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
         key = ("parallel", test, config.instances, self.block, stress.stride, spin_bound, control_words(stress),
-               stress.stress_programs if stress.mem_stress else 0, stress.parallel_programs)
+               stress.stress_programs if stress.mem_stress else 0, stress.parallel_programs, stress.programs_per_sm)
         if (kept := self._cached(key, test)) is not None:
             return kept
         options = self._options(self.block, spin_bound, "parallel")
@@ -562,6 +562,7 @@ class CudaBackend:
         n_regs, warps, shared = compiled.n_regs, compiled.metadata.num_warps, compiled.metadata.shared
         stress_programs = stress.stress_programs if stress.mem_stress else 0
         limits = device_limits(self.device)
-        programs = parallel_programs(limits, n_regs, warps, shared, stress_programs, stress.parallel_programs)
+        programs = parallel_programs(limits, n_regs, warps, shared, stress_programs, stress.parallel_programs,
+                                     stress.programs_per_sm)
         return programs, {"n_regs": n_regs, "num_warps": warps, "shared": shared, "sm_count": limits.sm_count,
                           "stress_programs": stress_programs}

@@ -157,11 +157,12 @@ def resident_per_sm(limits: DeviceLimits, n_regs: int, num_warps: int, shared: i
 
 
 def parallel_programs(limits: DeviceLimits, n_regs: int, num_warps: int, shared: int,
-                      stress_programs: int = 0, cap: int = 0) -> int:
-    """Programs of a parallel launch: every SM's resident CTAs, less the concurrent
-    memory-stress kernel's ``stress_programs`` (counted one test CTA each), at most ``cap``
-    when ``cap > 0``; at least 1."""
-    total = limits.sm_count * resident_per_sm(limits, n_regs, num_warps, shared) - max(0, stress_programs)
+                      stress_programs: int = 0, cap: int = 0, per_sm: int = 0) -> int:
+    """Programs of a parallel launch: every SM's resident CTAs (at most ``per_sm`` of them when
+    ``per_sm > 0``), less the concurrent memory-stress kernel's ``stress_programs`` (counted one
+    test CTA each), at most ``cap`` when ``cap > 0``; at least 1."""
+    fit = resident_per_sm(limits, n_regs, num_warps, shared)
+    total = limits.sm_count * (min(fit, per_sm) if per_sm > 0 else fit) - max(0, stress_programs)
     if cap > 0:
         total = min(total, cap)
     return max(1, total)

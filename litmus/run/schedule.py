@@ -9,7 +9,11 @@ number of seconds.  Three things decide how much evidence those seconds buy:
   that a variant that is *filling* (a conformance variant run to a bound: the model forbids its
   target, so only the number of ended instances, completed or proven hung, matters for 3/N)
   runs the environment that ended instances fastest; every other variant keeps rotating, since any environment may be
-  the one that shows its target.
+  the one that shows its target, except through environments that left most of their
+  instances timed out while another ended most of its own: their rounds add no evidence of
+  absence, and their timeouts could leave the variant inconclusive (on an H100, one program
+  per SM leaves most spinning instances of the reset and counter-reuse bugs timed out, and
+  the resident launch ends them; docs/detection.md).
 * **The size of each round.**  A round is one launch, and the budget is checked between
   rounds, so one slow round (spins that run to their bound in many instances) overruns the
   budget by its whole length.  Under a budget, a variant that spins starts each environment
@@ -125,6 +129,13 @@ class _EnvRecord:
     ended: int = 0  # ended instances (completed, or provably hung) in rounds after its first
     seconds: float = 0.0  # seconds of rounds after its first
     first_rate: float = 0.0  # ended instances per second of its first round (compile included)
+    ran_all: int = 0  # instances of all its rounds
+    ended_all: int = 0  # ended instances of all its rounds
+
+    @property
+    def ends_most(self) -> bool:
+        """Whether at least half the instances of its rounds ended."""
+        return 2 * self.ended_all >= self.ran_all
 
     @property
     def rate(self) -> float:
@@ -158,9 +169,14 @@ class RoundPlan:
     def environment(self) -> int:
         """The index (in ``config.environments``) of the environment the next round runs."""
         n = len(self._envs)
-        if not self.fill or not self.warmed:
+        if not self.warmed:
             return self._round % n
-        return self._fastest()
+        if self.fill:
+            return self._fastest()
+        ending = [k for k in range(n) if self._envs[k].ends_most]
+        if ending and len(ending) < n:
+            return ending[self._round % len(ending)]
+        return self._round % n
 
     def _fastest(self) -> int:
         """The environment that has ended instances fastest."""
@@ -195,6 +211,8 @@ class RoundPlan:
         """Account for the round just run (the one :meth:`next` last described)."""
         rec = self._envs[self._last]
         n_ended = sum(n for _, status, n in r.rows if ended(status))
+        rec.ran_all += sum(n for _, _, n in r.rows)
+        rec.ended_all += n_ended
         if rec.rounds == 0:
             rec.first_rate = n_ended / r.seconds if r.seconds > 0 else 0.0
         else:

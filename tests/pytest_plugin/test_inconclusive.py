@@ -45,7 +45,8 @@ def test_under_a_time_the_run_goes_on_until_it_is_decided(pytester, flags, copy_
     result.assert_outcomes(passed=1)
     props = {p.get("name"): p.get("value") for p in ET.parse(xml).getroot().iter("property")}
     assert props["litmus_verdict"] == "correct" and props["litmus_rounds"] == "2"
-    assert props["litmus_reproduce"].endswith("--time-budget 0.125 --until-bound 0.000732422 --instances 4096")
+    assert props["litmus_reproduce"].endswith(
+        "--time-budget 0.125 --until-bound 0.000732422 --instances 4096 --stress resident")  # the plugin's stress
 
 
 def test_a_gpu_run_without_rounds_or_time_is_run_to_its_evidence(pytester, flags, copy_catalog):

@@ -35,7 +35,9 @@ from tests.run.bounds import AddressCheck  # noqa: E402
 
 def run_case(case: dict) -> dict:
     """One round of ``case`` with every address checked."""
-    [test] = load_text(case["yaml"], case["name"] + ".yaml")
+    text = case["yaml"] if "yaml" in case else open(case["path"]).read()  # a path keeps argv short
+    tests = load_text(text, case["name"] + ".yaml")
+    [test] = [t for t in tests if t.variant == case["variant"]] if "variant" in case else tests
     stress = Stress(**case.get("stress", {}))
     config = RunConfig(instances=case["instances"], seed=case["seed"], stress=stress)
     spin_bound = case.get("spin_bound", 3)

@@ -97,6 +97,12 @@ def _cases() -> list[dict[str, Any]]:
             cases.append({"name": f"{name}-{launch}", "yaml": (DATA / f"{name}.yaml").read_text(),
                           "instances": 32, "seed": 5, "block": 4, "programs": 4, "sm_count": 2,
                           "stress": {"launch": launch}})
+    tearing = str(Path(__file__).resolve().parents[2] / "catalog" / "tearing.yaml")
+    for variant in ("fixed-acquire-each-byte", "buggy-release-bytes-acquire-flag"):  # byte views, three ranks
+        for programs in (2, 8):  # few programs, many iterations per launch: one program per SM's shape
+            cases.append({"name": f"TEAR-bytes-{variant}-parallel-{programs}", "path": tearing, "variant": variant,
+                          "instances": 64, "seed": 3, "block": 4, "programs": programs, "sm_count": 2,
+                          "stress": {"launch": "parallel", "programs_per_sm": 1}})
     return cases
 
 

@@ -100,6 +100,9 @@ def test_resident_programs_follow_threads_registers_shared_memory_and_the_cta_ca
     assert parallel_programs(h200, 32, 4, 0) == 132 * 16
     assert parallel_programs(h200, 32, 4, 0, stress_programs=64) == 132 * 16 - 64
     assert parallel_programs(h200, 32, 4, 0, cap=100) == 100
+    assert parallel_programs(h200, 32, 4, 0, per_sm=1) == 132  # one program per SM
+    assert parallel_programs(h200, 32, 4, 0, per_sm=2, stress_programs=4) == 132 * 2 - 4
+    assert parallel_programs(h200, 32, 4, 0, per_sm=64) == 132 * 16  # no more than fit
     assert parallel_programs(DeviceLimits(sm_count=1), 255, 32, 0, stress_programs=9) == 1
 
 
@@ -115,7 +118,8 @@ def test_instances_round_up_to_whole_iterations() -> None:
 def test_stress_parameters_of_the_parallel_launch_are_validated(tmp_path: Path) -> None:
     validate_stress(Stress(launch="parallel", barrier_pct=30, parallel_programs=64))
     for bad, name in ((Stress(launch="ranks"), "launch"), (Stress(barrier_pct=101), "barrier_pct"),
-                      (Stress(parallel_programs=-1), "parallel_programs")):
+                      (Stress(parallel_programs=-1), "parallel_programs"),
+                      (Stress(programs_per_sm=-1), "programs_per_sm")):
         with pytest.raises(LitmusError, match=name):
             validate_stress(bad)
     path = tmp_path / "par.json"

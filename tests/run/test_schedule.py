@@ -44,6 +44,28 @@ def test_a_variant_that_is_not_filling_rotates_forever() -> None:
     assert drive(plan, {"a": 0.3, "b": 0.01, "c": 0.2}, 8) == ["a", "b", "c"] * 2 + ["a", "b"]
 
 
+def test_a_hunting_variant_leaves_out_environments_that_end_few_instances_once_warmed() -> None:
+    plan = RoundPlan(config(iterations=12), fill=False)
+    names = []
+    for _ in range(12):
+        cfg = plan.next()
+        names.append(cfg.stress.name)
+        timed_out = cfg.instances * 3 // 4 if cfg.stress.name == "a" else 0  # a leaves most timed out
+        plan.record(done(cfg.instances, 0.1, timed_out))
+    assert names[: WARM_ROUNDS * 3] == ["a", "b", "c"] * WARM_ROUNDS
+    assert set(names[WARM_ROUNDS * 3:]) == {"b", "c"}
+
+
+def test_a_hunting_variant_keeps_every_environment_when_none_ends_most() -> None:
+    plan = RoundPlan(config(iterations=9), fill=False)
+    names = []
+    for _ in range(9):
+        cfg = plan.next()
+        names.append(cfg.stress.name)
+        plan.record(done(cfg.instances, 0.1, cfg.instances * 3 // 4))
+    assert names == ["a", "b", "c"] * 3
+
+
 def test_a_filling_variant_warms_every_environment_then_runs_the_fastest() -> None:
     plan = RoundPlan(config(iterations=12), fill=True)
     names = drive(plan, {"a": 0.3, "b": 0.01, "c": 0.2}, 12)

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# litmus side by side with reeselevine/cuda-litmus (the peer) on one GPU, in one device call.
+#   peer: its upstream MP (release/acquire: weak forbidden) and the relaxed MP, SB, LB of added/ (in
+#     its style), device scope; SB/LB also at system scope. Each screened on CONFIGS stress configs
+#     (upstream params/stress_params.txt, then configs drawn as upstream tune.sh's random_config 1024 256
+#     draws them, seeded), SCREEN_S seconds each; then each test's best config (weak per kernel-second)
+#     for LONG_S seconds.
+#   ours: benchmarks/bench_weak.py at 2^20 instances per round (litmus run's cuda default) with the
+#     default preset, LONG_S seconds per test, relaxed MP/SB/LB and MP release/acquire.
+#   one table: weak per kernel-second, per instance and per wall-second (benchmarks/peer/sbs_table.py).
+# Usage (repo root, on the GPU machine, the peer's sources in UPSTREAM, default .peer/upstream):
+#   bash benchmarks/peer/side_by_side.sh OUT     (knobs: CONFIGS=20 SCREEN_S=0.5 LONG_S=4 STRESS=default)
+set -u
+O=${1:-${OUT:-/tmp/sbs-out}}
+mkdir -p "$O"
+export UPSTREAM=${UPSTREAM:-$PWD/.peer/upstream}
+CONFIGS=${CONFIGS:-20}
+SCREEN_S=${SCREEN_S:-0.5}
+LONG_S=${LONG_S:-4}
+STRESS=${STRESS:-default}
+P=benchmarks/peer
+BIN=${BIN:-/tmp/peer-bin}
+LOG=$O/sbs.log
+PEER=$O/sbs-peer.txt
+: >"$PEER"
+CFG=/tmp/sbs-cfg
+mkdir -p "$CFG"
+source scripts/h200_env.sh
+step "side_by_side: $CONFIGS peer configs, screen ${SCREEN_S}s, long ${LONG_S}s, ours --stress $STRESS"
+nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv 2>&1 | tee -a "$LOG"
+step "build the peer"
+BIN=$BIN timeout 300 bash $P/build.sh >>"$LOG" 2>&1
+for b in timed-mp timed-mp-relaxed timed-sb timed-lb timed-sb-sys timed-lb-sys; do
+  [ -x "$BIN/$b" ] || { echo "the peer's $b did not build: $LOG has the compiler's output" | tee -a "$LOG"; exit 1; }
+done
+
+rb() { REPLY=$((RANDOM % ($2 - $1 + 1) + $1)); }  # no subshell, so RANDOM=seed is reproducible
+gen_cfg() {  # gen_cfg SEED FILE: upstream tune.sh's random_config 1024 256, seeded
+  RANDOM=$1
+  local f=$2 twg mwg line lines
+  {
+    echo "testIterations=1000000"  # tune.sh: 1000; here -d SECONDS ends each run
+    rb 4 1024; twg=$REPLY; echo "testingWorkgroups=$twg"
+    rb "$twg" 1024; mwg=$REPLY; echo "maxWorkgroups=$mwg"
+    rb 1 256; echo "workgroupSize=$((REPLY % 2 == 0 ? REPLY : REPLY + 1))"
+    rb 0 100; echo "shufflePct=$REPLY"
+    rb 0 100; echo "barrierPct=$REPLY"
+    rb 2 10; line=$((REPLY * REPLY)); echo "stressLineSize=$line"
+    rb 1 16; lines=$REPLY; echo "stressTargetLines=$lines"
+    echo "scratchMemorySize=$((32 * line * lines))"
+    rb 1 7; echo "memStride=$REPLY"
+    rb 0 100; echo "memStressPct=$REPLY"
+    rb 0 1024; echo "memStressIterations=$REPLY"
+    rb 0 3; echo "memStressPattern=$REPLY"
+    rb 0 100; echo "preStressPct=$REPLY"
+    rb 0 128; echo "preStressIterations=$REPLY"
+    rb 0 3; echo "preStressPattern=$REPLY"
+    rb 0 1; echo "stressAssignmentStrategy=$REPLY"
+    echo "permuteThread=419"
+  } >"$f"
+}
+sed 's/^testIterations=.*/testIterations=1000000/' "$UPSTREAM/params/stress_params.txt" >"$CFG/c0.txt"
+for ((s = 1; s < CONFIGS; s++)); do gen_cfg $((1000 + s)) "$CFG/c$s.txt"; done
+for ((c = 0; c < CONFIGS; c++)); do echo "cfg c$c: $(tr '\n' ' ' <"$CFG/c$c.txt")" >>"$LOG"; done
+TP=$UPSTREAM/params/2-loc.txt
+
+prun() {  # prun PHASE TEST BINARY CFG SEED SECONDS: one peer run; its RESULT line goes to $PEER, tagged
+  local phase=$1 t=$2 b=$3 c=$4 seed=$5 d=$6 out res
+  out=$(timeout "$(awk -v d="$d" 'BEGIN { printf "%d", d + 30 }')" "$BIN/$b" -s "$CFG/$c.txt" -t "$TP" -r "$seed" -d "$d" -N "$t" 2>&1)
+  res=$(echo "$out" | grep '^RESULT' | tail -n 1)
+  if [ -n "$res" ]; then
+    echo "$res phase=$phase cfg=$c bin=$b" | tee -a "$PEER" >>"$LOG"
+  else
+    echo "  $phase $t $c: FAILED: $(echo "$out" | tail -n 2 | tr '\n' ' ')" | tee -a "$LOG"
+  fi
+}
+best() {  # best TEST: the screened config with the most weak per kernel-second, then per instance
+  awk -v t="$1" '$1 == "RESULT" && $0 ~ " phase=screen " {
+      for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+      if (v["test"] != t) next
+      r = (v["kernel_s"] > 0) ? v["weak"] / v["kernel_s"] : 0
+      q = (v["instances"] > 0) ? v["weak"] / v["instances"] : 0
+      if (r > br || (r == br && q > bq)) { br = r; bq = q; bc = v["cfg"] } }
+    END { print (bc == "" ? "c0" : bc) }' "$PEER"
+}
+TESTS="mp mp-relaxed sb lb"
+step "peer screening: $TESTS x $CONFIGS configs, ${SCREEN_S}s each"
+for t in $TESTS; do
+  for ((c = 0; c < CONFIGS; c++)); do prun screen "$t" "timed-$t" "c$c" $((100 + c)) "$SCREEN_S"; done
+  echo "  $t: best $(best "$t")" | tee -a "$LOG"
+done
+step "peer long runs at each test's best config, ${LONG_S}s"
+for t in $TESTS; do prun long "$t" "timed-$t" "$(best "$t")" 7 "$LONG_S"; done
+prun long sb-sys timed-sb-sys "$(best sb)" 7 "$LONG_S"
+prun long lb-sys timed-lb-sys "$(best lb)" 7 "$LONG_S"
+
+step "ours: bench_weak --instances 1048576 --stress $STRESS --seconds $LONG_S"
+timeout 200 python3 benchmarks/bench_weak.py --backend cuda --seconds "$LONG_S" --instances 1048576 \
+    --stress "$STRESS" --json "$O/sbs-ours-A.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+timeout 100 python3 benchmarks/bench_weak.py --backend cuda --seconds "$LONG_S" --instances 1048576 --tests MP \
+    --variant MP=relacq-xcta-gpu --stress "$STRESS" --json "$O/sbs-ours-C.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+step "table"
+python3 $P/sbs_table.py "$PEER" "$O/sbs-ours-A.json" "$O/sbs-ours-C.json" >"$O/sbs-table.txt" 2>&1
+cat "$O/sbs-table.txt" | tee -a "$LOG"

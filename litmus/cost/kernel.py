@@ -6,9 +6,16 @@ and signals ``pong``; for a ``barrier`` shape each party runs its own signalling
 program's ``BLOCK`` lanes are independent instances with their own flags. The ops of one
 round trip are emitted by :class:`litmus.codegen.ops.Emitter`, the same table the litmus
 kernels use, so sem, scope, volatile, CAS / exchange / store and fences are exactly the
-variant's. Flags that are not self-resetting carry a round counter (``seq`` = trip + 1): a
-flag write writes ``seq`` and a spin waits for ``seq`` (a barrier's spin for ``>= seq``, so a
-peer one round ahead never strands it), as vLLM's and XLA's counters do. Each program stores
+variant's. Flags that are not self-resetting carry a round counter (``seq`` = trip + 1), as
+vLLM's and XLA's counters do: before round ``seq`` the flag holds ``seq - 1`` (the heap starts
+at 0), a flag write writes ``seq``, a spin for the raised value (``==`` or ``>=``) waits for
+``>= seq`` (so a peer one round ahead never strands it) and a spin that waits to leave the
+flag's initial value (``!=``) waits for ``!= seq - 1``: every round each spin waits for this
+round's write. A flag narrower than 32 bits counts modulo its width (``>=`` as the serial
+number ``(v - seq) mod 2^bits < 2^(bits-1)``, ``!=`` against ``(seq - 1) mod 2^bits``), so a
+byte flag counts past 255. Any other spin on a counted flag (another comparison or value, a
+mask, a CAS; a ``!=`` spin on a flag the round also resets), and a flag several adds raise in
+one round, are refused in one line (:func:`_counted_spin`). Each program stores
 the GPU global timer (``%globaltimer``, ns) before its first trip and after each trip (kept in
 registers until the loop ends, so no timestamp store sits before the next trip's release), and
 the spin-timeout status of its last trip, in row ``party * P + pair`` of each output (so the
@@ -35,7 +42,7 @@ from litmus.codegen.ops import Emitter, ThreadContext
 from litmus.codegen.options import Features
 from litmus.cost.shape import Signalling, copied, renamed, same_bytes, suffixed
 from litmus.errors import LitmusError
-from litmus.ir import Const, Instr, LitmusTest, Load, Rmw, Spin, Store, Thread
+from litmus.ir import Const, Instr, LitmusTest, Load, Rmw, Spin, Store, Thread, spin_exit_text
 
 SEQ = 987654321  # placeholder of the round counter in emitted lines
 PREV = 987654320  # placeholder of the previous round's counter
@@ -132,11 +139,13 @@ def timer_api() -> str:
 
 
 def _counted(sig: Signalling, ops: tuple[Instr, ...]) -> tuple[Instr, ...]:
-    """``ops`` with the raised value of every non-resetting flag replaced by the counter placeholder."""
+    """``ops`` with the raised value of every non-resetting flag replaced by the counter
+    placeholder (``SEQ``) and the value a ``!=`` spin waits to leave by the previous round's
+    (``PREV``); raises ``LitmusError`` (one line) for a spin the counter cannot time."""
     out: list[Instr] = []
     for o in ops:
         loc = getattr(o, "loc", None)
-        flag = None if loc is None else sig.flag_of(loc)
+        flag = None if loc is None else (loc if isinstance(o, Spin) and loc in sig.flags else sig.flag_of(loc))
         if flag is None or flag in sig.resetting:
             out.append(o)
             continue
@@ -154,10 +163,65 @@ def _counted(sig: Signalling, ops: tuple[Instr, ...]) -> tuple[Instr, ...]:
             if not (o.value == Const(1) and init == 0):
                 raise LitmusError(f"{sig.test.id}: an add of {o.value} to a flag starting at {init} cannot "
                                   "count rounds; cost supports add-by-1 flags from 0")
-        elif isinstance(o, Spin) and o.until == raised:
-            o = replace(o, until=SEQ)
+            adds = sum(isinstance(w, Rmw) and w.op == "add" and sig.flag_of(w.loc) == flag for w in _timed_ops(sig))
+            if adds > 1:
+                raise LitmusError(f"{sig.test.id}: {adds} adds to {flag} in a round do not count rounds (a spin for "
+                                  "the round's number would leave at once); cost supports one add per flag and round")
+        elif isinstance(o, Spin):
+            o = _counted_spin(sig, o, flag)
         out.append(o)
     return tuple(out)
+
+
+def _counted_spin(sig: Signalling, spin: Spin, flag: str) -> Spin:
+    """``spin`` on the counted flag ``flag`` waiting for this round's write: ``until`` the
+    counter (``== raised`` / ``>= raised``, emitted as ``>= seq``) or leaving the previous
+    round's counter (``!= init``, emitted as ``!= seq - 1``).  Anything else would not wait
+    every round (``>= 2`` on a flag counting 1, 2, 3 ... leaves at once from round 2; ``!= 0``
+    after a reset to 0 at once too) or never leave: refused, naming the variant and why."""
+    raised, init = sig.raised_value(flag), sig.test.location(flag).init
+
+    def refuse(why: str) -> LitmusError:
+        return LitmusError(f"{sig.test.id}: the loop kernel cannot time the spin `{spin_exit_text(spin)}`: {why}")
+
+    if spin.read.kind == "cas":
+        raise refuse(f"a CAS spin on {flag}, which no CAS spin puts back to {init}, cannot count rounds")
+    if spin.mask is not None:
+        raise refuse("the round counter fills the flag's bytes, a masked comparison would not see it")
+    if spin.cmp in ("==", ">=") and spin.until == raised:
+        return replace(spin, until=SEQ)
+    if spin.cmp == "!=" and spin.until == init and raised != init:
+        resets = [o for o in _timed_ops(sig) if isinstance(o, (Store, Rmw)) and sig.flag_of(o.loc) == flag
+                  and not _counts(sig, o, flag)]
+        if resets:
+            raise refuse(f"{flag} is also written {_op_text(resets[0])}, which may put back the previous round's "
+                         "value and end the spin at once")
+        return replace(spin, until=PREV)
+    raise refuse(f"it counts rounds in {flag} (the signal raising it from {init} to {raised} writes the round's "
+                 f"number), so only `== {raised}`, `>= {raised}` (this round's number) or `!= {init}` (leaving the "
+                 "previous round's) wait every round")
+
+
+def _timed_ops(sig: Signalling) -> tuple[Instr, ...]:
+    """Every op the loop kernel runs in a round (before counting)."""
+    return sig.signal + sig.wait if sig.shape == "message" else tuple(o for p in sig.parties for o in p.ops)
+
+
+def _counts(sig: Signalling, o: Instr, flag: str) -> bool:
+    """Whether the write ``o`` of ``flag`` becomes the round counter (a write of the raised
+    value, or an add of 1)."""
+    raised, init = sig.raised_value(flag), sig.test.location(flag).init
+    value = getattr(o, "value", None)
+    if isinstance(o, Rmw) and o.op == "add":
+        return value == Const(1)
+    if isinstance(o, Rmw) and o.op == "cas":
+        return o.expected == Const(init) and value == Const(raised)
+    return value == Const(raised)
+
+
+def _op_text(o: Instr) -> str:
+    value = getattr(o, "value", None)
+    return f"{getattr(o, 'op', 'store')} {getattr(value, 'value', value)}"
 
 
 Round = tuple[tuple[Instr, ...], tuple[Instr, ...]]
@@ -286,7 +350,8 @@ def _loop(emitter: Emitter, parts: list[tuple[ThreadContext, tuple[Instr, ...]]]
              "    seq = zero + (k + 1)"]
     for ctx, ops in parts:
         for n, o in enumerate(ops):
-            lines += ["    " + _sub(ln) for ln in emitter.emit(ctx, _index_in(ctx, ops, n), o)]
+            bits = widths.dtype_bits(ctx.mem.get(getattr(o, "loc", ""), "uint32"))
+            lines += ["    " + _sub(ln, bits) for ln in emitter.emit(ctx, _index_in(ctx, ops, n), o)]
     lines += [f"    bad = tl.max({status}, 0)",
               "    stamps = tl.where(slots == k, _now(k + 1), stamps)",
               "    k += 1",
@@ -303,12 +368,20 @@ def _index_in(ctx: ThreadContext, ops: tuple[Instr, ...], n: int) -> int:
     return n
 
 
-def _sub(line: str) -> str:
-    """Put the round counter in place of its placeholders.  A wait becomes ``>= seq``: the
-    counter only grows, so a wait cannot miss its round's value once a later round overwrote
-    it.  (With ``==`` and fences run by only some threads, spins timed out on the H200, 2-44 of
-    1,000 trips; with ``>=`` and the barrier after a predicated fence every trip completes:
-    docs/results/h200-cost.md.  Which of the two changes mattered was not measured apart.)"""
+def _sub(line: str, bits: int = 32) -> str:
+    """Put the round counter in place of its placeholders, in a flag of ``bits`` bits.  A wait
+    for the counter becomes ``>= seq``: the counter only grows, so a wait cannot miss its
+    round's value once a later round overwrote it.  (With ``==`` and fences run by only some
+    threads, spins timed out on the H200, 2-44 of 1,000 trips; with ``>=`` and the barrier after
+    a predicated fence every trip completes: docs/results/h200-cost.md.  Which of the two
+    changes mattered was not measured apart.)  A wait to leave the previous round's counter
+    stays ``!= seq - 1``.  A flag narrower than 32 bits holds the counter modulo ``2^bits``
+    (a byte flag wraps after 255 of up to 2048 rounds): ``>=`` is compared as a serial number,
+    ``!=`` against the previous counter's low bits."""
+    if bits < 32:
+        low, half = (1 << bits) - 1, 1 << (bits - 1)
+        line = re.sub(rf"\((\w+) (?:==|>=) {SEQ}\)", rf"(((\1 - seq) & {low}) < {half})", line)
+        line = line.replace(f"!= {PREV})", f"!= ((seq - 1) & {low}))")
     return (line.replace(f"== {SEQ})", ">= seq)")
             .replace(f"zero + {SEQ}", "seq").replace(f"zero + {PREV}", "(seq - 1)")
             .replace(str(SEQ), "seq").replace(str(PREV), "seq - 1"))  # and in comments

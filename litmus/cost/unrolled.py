@@ -9,9 +9,12 @@ old signal for a new one); a self-resetting flag is reused as the pattern reuses
 a flag is a copy of its whole word: its width, initial value and views (vector elements too),
 so the backend generates the same access widths as for the variant itself. Every
 spin gets a register (``P0:t<j>`` / ``P1:s<j>`` for a ping-pong, ``P<k>:w<j>_<n>`` for a
-barrier) holding the last value it read, so a round trip counts as done exactly when its
-spins saw their values. One status column holds at most 31 spins: that bounds the round trips
-of one launch (:func:`max_trips`).
+barrier) holding the last value it read, so a round trip counts as done exactly when each
+of its spins read a value that ends it (its own comparison: ``==``, ``>=``, ``!=`` ...). A
+spin must wait on the fresh copy: one that its thread reaches before touching the word in that
+round and that the word's initial value already ends (``!= v`` on a flag not starting at ``v``)
+would not wait, and the test is refused (:func:`check_spins_wait`). One status column holds at
+most 31 spins: that bounds the round trips of one launch (:func:`max_trips`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from dataclasses import replace
 
 from litmus.cost.shape import Signalling, copied, renamed, suffixed
 from litmus.errors import LitmusError
-from litmus.ir import Condition, Instr, LitmusTest, Location, Rmw, Spin, Thread, TrueProp
+from litmus.ir import Condition, Instr, LitmusTest, Location, Rmw, Spin, Thread, TrueProp, spin_exit_text, spin_exits
 
 MAX_SPINS = 31  # status bits of one out column (litmus.codegen.roles._MAX_SPINS)
 
@@ -83,6 +86,7 @@ def unrolled_test(sig: Signalling, trips: int, world_size: int | None = None,
     if not 1 <= trips <= cap:
         raise LitmusError(f"{sig.test.id}: {trips} round trips in one launch; use 1 to {cap} "
                           f"({MAX_SPINS} spins fit one launch, a round trip here has {spins_per_trip(sig)})")
+    check_spins_wait(sig)
     at = places(sig, world_size)
     test = sig.test
     if sig.shape == "message":
@@ -93,6 +97,28 @@ def unrolled_test(sig: Signalling, trips: int, world_size: int | None = None,
                    threads=tuple(threads), locations=tuple(locations),
                    condition=Condition("exists", TrueProp(), "true"), expect=None,
                    params=test.params + (("cost_trips", str(trips)),))
+
+
+def check_spins_wait(sig: Signalling) -> None:
+    """Refuse ``sig`` (one line, naming the variant) when one of its spins would not wait on the
+    fresh copy of its word: the first access of its thread to that word in a round, on a flag
+    that is not self-resetting, ending on the word's initial value (``!= 0`` on a flag that
+    starts at 0 waits; ``!= 0`` on one that starts at 1, or ``== 0`` there, does not)."""
+    # a ping-pong's signal and wait use copies of their own (ping, pong); a barrier party's ops one
+    timed = [sig.signal, sig.wait] if sig.shape == "message" else [p.ops for p in sig.parties]
+    for ops in timed:
+        touched: set[tuple[str, ...]] = set()  # the words this thread accessed before, in the round
+        for o in ops:
+            loc = getattr(o, "loc", None)
+            if loc is None:
+                continue
+            word = sig.words((loc,))
+            flag = loc if loc in sig.flags else sig.flag_of(loc)
+            init = sig.test.location(loc).init
+            if isinstance(o, Spin) and word not in touched and flag not in sig.resetting and spin_exits(o, init):
+                raise LitmusError(f"{sig.test.id}: the spin `{spin_exit_text(o)}` would not wait: {loc} starts at "
+                                  f"{init}, which already ends it, so a round trip would time no signal")
+            touched.add(word)
 
 
 def _fresh(sig: Signalling, flag: str, j: int, name: str, words: tuple[str, ...]) -> dict[str, str]:
@@ -142,17 +168,24 @@ def _rounds(sig: Signalling, trips: int, at: list[tuple[int, int]],
 
 
 def completed_trips(state: dict[str, int], sig: Signalling, test: LitmusTest) -> int:
-    """Round trips of one instance whose spins all saw their values (in order: the first miss ends them)."""
+    """Round trips of one instance whose spins all read a value that ends them (their own
+    comparison, mask included: ``!= 0`` is done on any other value); in order: the first miss
+    ends them."""
     spins = [(t.name, i) for t in test.threads for i in t.instrs if isinstance(i, Spin)]
     trips = int(dict(test.params).get("cost_trips", "0"))
     done = 0
     for j in range(trips):
-        ok = all(state.get(f"{name}:{i.reg}") == i.until for name, i in spins
+        ok = all(_exited(state.get(f"{name}:{i.reg}"), i) for name, i in spins
                  if i.reg is not None and _trip_of(i.reg) == j)
         if not ok:
             break
         done += 1
     return done
+
+
+def _exited(value: int | None, spin: Spin) -> bool:
+    """Whether ``spin``'s register ``value`` (its last read; None: not reported) ends it."""
+    return value is not None and spin_exits(spin, value)
 
 
 def _trip_of(reg: str) -> int:

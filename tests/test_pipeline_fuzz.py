@@ -218,7 +218,7 @@ def known_finding(test: LitmusTest, target: str, finding: Finding, findings: lis
         if fences and any(isinstance(i, Load) and i.loc == m[3] for i in before[:fences[-1]]):
             return FENCE_MERGE_DOCUMENTED
     if not target.startswith("hip:"):
-        return None
+        return misplaced_before(test, target, finding, findings)
     locs = {l.name: l for l in test.locations}
     if m := _AFTER.search(finding.found):
         before = _thread(test, m[2]).instrs[int(m[3])]
@@ -245,9 +245,14 @@ def known_finding(test: LitmusTest, target: str, finding: Finding, findings: lis
             return "hip_fence_fallback_shared_cta_release.yaml"
     if _NARROW_ACQUIRE.match(finding.op) and "no `buffer_inv" in finding.found:
         return "hip_narrow_acquire_spin.yaml"
+    return misplaced_before(test, target, finding, findings)
+
+
+def misplaced_before(test: LitmusTest, target: str, finding: Finding, findings: list[Finding]) -> str | None:
+    """The known bug behind a barrier ``finding`` that no path reaches after the op before it: the
+    audit looks for the barrier after where it placed that op, and a known finding on that op (a
+    load merged away, say) misplaces it; on any target."""
     if _BARRIER.match(finding.op) and (m := _AFTER.search(finding.found)):
-        # the audit looks for a barrier after where it placed the op before it: a known finding
-        # on that op misplaces it
         before = [f for f in findings if f.op.startswith(m[1] + " ")]
         return next((k for f in before if (k := known_finding(test, target, f, findings)) is not None), None)
     return None
@@ -487,3 +492,31 @@ def test_the_wide_options_reach_every_feature() -> None:
     assert kinds | {"vec", "register value", "mask", "counter", "view", "bits 8", "bits 16", "bits 32", "bits 64",
                     "bits none"} | {f"spin {c}" for c in ("==", "!=", "<", "<=", ">", ">=")} <= seen
     assert threads == set(range(1, 7)) and locations == set(range(1, 5))
+
+
+def test_a_barrier_after_a_merged_load_is_put_down_to_the_merge_on_cuda() -> None:
+    """Seed 301 of the random fuzz: triton merged P0's second load across its fence, and the audit,
+    looking for P0's barrier after where it placed that load, reported the barrier as well; both
+    are the documented merge, on cuda as on hip."""
+    [test] = load_text("""name: MERGED-THEN-BARRIER
+locations: {l2: 0, l0: 0}
+threads:
+  P0:
+    at: {rank: 0, cta: 2}
+    do:
+      - load: {reg: r0, loc: l2}
+      - fence: {sem: acq_rel, scope: gpu}
+      - load: {reg: r1, loc: l2}
+      - volatile_store: {loc: l0, value: 2}
+      - bar.sync: {}
+exists: "P0:r0 == 0"
+expect: allowed
+why: probe
+""", "merged.yaml")
+    merged = Finding(test.id, "cuda:90", "P0 #2 load on l2", "an instruction of its own",
+                     "nothing: the compiler dropped this op, or merged it", ())
+    barrier = Finding(test.id, "cuda:90", "P0 #4 barrier sync", "bar|barrier.sync (after P0 #2 load on l2)",
+                      "`bar.sync 0` at line 277, which no control-flow path reaches after P0 #2 load on l2 (line 483)", ())
+    assert known_finding(test, "cuda:90", merged, [merged, barrier]) == FENCE_MERGE_DOCUMENTED
+    assert known_finding(test, "cuda:90", barrier, [merged, barrier]) == FENCE_MERGE_DOCUMENTED
+    assert known_finding(test, "cuda:90", barrier, [barrier]) is None  # alone, it is a new finding

@@ -16,7 +16,6 @@ each row's kernel-second rate against the base row of the same test.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from dataclasses import replace
@@ -27,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_weak import VARIANTS, catalog_test, run_litmus, versions  # noqa: E402
+from benchmarks.bench_weak import VARIANTS, catalog_test, run_litmus, versions, write_json  # noqa: E402
 
 FACTORS: dict[str, tuple[str, dict[str, Any]]] = {
     "base": ("base", {}),
@@ -125,9 +124,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     doc = {"command": ["benchmarks/ablation.py", *(argv if argv is not None else sys.argv[1:])],
            "backend": described, "versions": versions(), "base": args.base, "seconds_per_row": args.seconds,
            "instances": instances, "wall_seconds": time.time() - t0, "rows": rows}
-    if args.json is not None:
-        args.json.write_text(json.dumps(doc, indent=2, default=str) + "\n")
-        print(f"wrote {args.json}")
+    write_json(args.json, doc)
     return doc
 
 

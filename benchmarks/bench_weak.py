@@ -206,6 +206,13 @@ def versions() -> dict[str, Any]:
     return out
 
 
+def write_json(path: Path | None, doc: dict[str, Any]) -> None:
+    """Write a benchmark's JSON document to ``path`` (nothing when None) and say so."""
+    if path is not None:
+        path.write_text(json.dumps(doc, indent=2, default=str) + "\n")
+        print(f"wrote {path}")
+
+
 def auto_stress(backend: str, device: str | None) -> Any:
     """The first environment ``litmus run`` uses without ``--stress`` on ``backend``, named
     ``auto`` (its origin is printed)."""
@@ -270,9 +277,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     doc = {"command": ["benchmarks/bench_weak.py", *(argv if argv is not None else sys.argv[1:])],
            "backend": described, "versions": versions(), "seconds_per_side": seconds,
            "wall_seconds": time.time() - t0, "rows": [r.as_dict() for r in rows]}
-    if args.json is not None:
-        args.json.write_text(json.dumps(doc, indent=2, default=str) + "\n")
-        print(f"wrote {args.json}")
+    write_json(args.json, doc)
     return doc
 
 

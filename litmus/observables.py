@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from litmus.condition import terms
-from litmus.ir import Compute, LitmusTest, Load, RegRef, Rmw, Spin
+from litmus.ir import Compute, LitmusTest, Load, Reg, RegRef, Rmw, Spin
 
 
 def _natural(s: str) -> tuple[int | str, ...]:
@@ -47,3 +47,26 @@ def observables(test: LitmusTest) -> tuple[str, ...]:
     declaration order (views included; the element views of vector accesses left out)."""
     return tuple(f"{t}:{r}" for t, r in observable_registers(test)) + tuple(
         l.name for l in test.locations if not l.is_element)
+
+
+def wide_registers(test: LitmusTest, bits: dict[str, int]) -> set[tuple[str, str]]:
+    """``(thread, reg)`` of the registers that hold 64 bits: written by an access to a 64-bit
+    name, or computed from such a register (``bits``: location name -> width).  Codegen gives
+    them 64-bit registers and reads them back unsigned; the model keeps their values modulo
+    2^64 to match."""
+    wide: set[tuple[str, str]] = set()
+    changed = True
+    while changed:
+        changed = False
+        for t in test.threads:
+            for ins in t.instrs:
+                reg, is_wide = None, False
+                if isinstance(ins, (Load, Rmw, Spin)) and ins.reg is not None:
+                    reg, is_wide = ins.reg, bits.get(ins.loc, 32) == 64
+                elif isinstance(ins, Compute):
+                    reg = ins.dst
+                    is_wide = any(isinstance(o, Reg) and (t.name, o.name) in wide for o in (ins.a, ins.b))
+                if reg is not None and is_wide and (t.name, reg) not in wide:
+                    wide.add((t.name, reg))
+                    changed = True
+    return wide

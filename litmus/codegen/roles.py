@@ -19,7 +19,7 @@ from litmus.codegen.layout import (
     Layout,
     SpinSlot,
 )
-from litmus.observables import observable_registers, observables
+from litmus.observables import observable_registers, observables, wide_registers
 from litmus.codegen.layout import QUIET_FINISHED
 from litmus.codegen.ops import QUIET_PARK, Emitter, ThreadContext, active_var, jump_var
 from litmus.codegen.options import CodegenOptions
@@ -73,7 +73,7 @@ def build_layout(test: LitmusTest, options: CodegenOptions) -> Layout:
     """The calling convention of ``test``'s kernels under ``options``."""
     locs, n_physical = widths.slots(test)
     keys = tuple(f"{t}:{r}" for t, r in observable_registers(test))
-    regs = widths.out_columns(keys, widths.wide_registers(test, {l.name: l.bits for l in locs}))
+    regs = widths.out_columns(keys, wide_registers(test, {l.name: l.bits for l in locs}))
     if options.mode == "grid":
         kernels = (KernelEntry("litmus_grid", None, tuple(tuple(t.name for t in g) for g in _roles(test, None))),)
     elif options.mode == "parallel":

@@ -17,7 +17,7 @@ reads as a signed int32 unless a constant written to it (or its ``init``) is at 
 from __future__ import annotations
 
 from litmus.codegen.layout import HI, Field, LocationSlot
-from litmus.ir import Compute, Const, LitmusTest, Load, Reg, Rmw, Spin, Store
+from litmus.ir import Const, LitmusTest, Load, Rmw, Spin, Store
 
 PLAIN = "int32"
 """The Triton element type of a location without ``bits:`` (signed 32-bit): the ``heap<r>`` pointers."""
@@ -76,27 +76,6 @@ def dtype(loc: LocationSlot) -> str:
 def dtype_bits(name: str) -> int:
     """The width of a Triton integer type name (``uint16`` -> 16)."""
     return int(name.lstrip("uint"))
-
-
-def wide_registers(test: LitmusTest, bits: dict[str, int]) -> set[tuple[str, str]]:
-    """``(thread, reg)`` of the registers that hold 64 bits: written by an access to a 64-bit
-    name, or computed from such a register (``bits``: location name -> width)."""
-    wide: set[tuple[str, str]] = set()
-    changed = True
-    while changed:
-        changed = False
-        for t in test.threads:
-            for ins in t.instrs:
-                reg, is_wide = None, False
-                if isinstance(ins, (Load, Rmw, Spin)) and ins.reg is not None:
-                    reg, is_wide = ins.reg, bits.get(ins.loc, 32) == 64
-                elif isinstance(ins, Compute):
-                    reg = ins.dst
-                    is_wide = any(isinstance(o, Reg) and (t.name, o.name) in wide for o in (ins.a, ins.b))
-                if reg is not None and is_wide and (t.name, reg) not in wide:
-                    wide.add((t.name, reg))
-                    changed = True
-    return wide
 
 
 def unsigned_registers(test: LitmusTest, unsigned: set[str]) -> set[tuple[str, str]]:

@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass, replace
 
 from litmus.codegen import widths
+from litmus.observables import wide_registers
 from litmus.codegen.layout import LocationSlot
 from litmus.codegen.ops import Emitter, ThreadContext
 from litmus.codegen.options import Features
@@ -94,7 +95,7 @@ class _Heap:
         """The heap of the kernel test ``test`` (:func:`_kernel_test`)."""
         slots, _ = widths.slots(test)
         physical = tuple(l.name for l in sorted(slots, key=lambda l: l.slot) if l.physical)
-        wide = widths.wide_registers(test, {l.name: l.bits for l in slots})
+        wide = wide_registers(test, {l.name: l.bits for l in slots})
         return _Heap({l.name: l for l in slots}, physical, widths.unit_bytes(test), frozenset(wide))
 
     def dtype(self, name: str) -> str:

@@ -251,6 +251,8 @@ def _composed_state(regs: dict[str, int], finals: dict[str, int], keys: tuple[st
     granules = dict(layout.init)
     granules.update(finals)
     full = dict(regs)
+    for key in layout.wide & full.keys():  # a 64-bit register reads back unsigned, as the run reads it
+        full[key] &= (1 << 64) - 1
     for name in layout.pieces:
         full[name] = layout.compose(name, granules)
     return tuple(sorted((k, full.get(k, 0)) for k in keys))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from litmus.errors import LitmusError
 from litmus.ir import Const, Instr, LitmusTest, Load, Rmw, Spin, Store
+from litmus.observables import wide_registers
 
 TEAR_BYTES = 4
 """The model never cuts an aligned 32-bit word that no narrower access divides."""
@@ -54,6 +55,7 @@ class Layout:
     pieces: dict[str, tuple[Piece, ...]]
     extent: dict[str, tuple[str, int, int]]
     whole: frozenset[str]
+    wide: frozenset[str] = frozenset()  # "P0:r1" of the registers that hold 64 bits (values mod 2^64)
 
     def values(self, name: str, value: int) -> tuple[int, ...]:
         """The value each piece of an access to ``name`` writes when it writes ``value``: a whole
@@ -139,7 +141,8 @@ def memory_layout(test: LitmusTest, force: bool = False, merge: bool = True) -> 
         pieces[name] = tuple(out)
     whole = frozenset(name for name, (base, off, size) in extent.items()
                       if len(spans[base]) == 1 and off == 0 and size == spans[base][0][2])
-    return Layout(tuple(granules), init, pieces, extent, whole)
+    wide = frozenset(f"{t}:{r}" for t, r in wide_registers(test, {l.name: l.bits for l in test.locations}))
+    return Layout(tuple(granules), init, pieces, extent, whole, wide)
 
 
 def _constant(writes: list[tuple[Instr, tuple[str, int, int]]], init: int, base: str, lo: int, hi: int) -> bool:

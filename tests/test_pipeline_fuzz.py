@@ -224,6 +224,11 @@ def known_finding(test: LitmusTest, target: str, finding: Finding, findings: lis
         before = _thread(test, m[2]).instrs[int(m[3])]
         if _narrow_volatile_store(test, before):
             return "hip_narrow_volatile_store.yaml"  # the audit places that store at another copy of it
+        if (isinstance(before, (Load, Store)) and before.sem == "weak" and not before.volatile
+                and (locs[before.loc].bits < 32 or locs[before.loc].view_of is not None)):
+            # a plain narrow or view access carries another op's line (the reproducer); the ops
+            # after it are then looked for after that line (random seed 73652237)
+            return "hip_plain_byte_load.yaml"
         if isinstance(before, (Fence, Rmw)):
             # the audit places the fence (or RMW) at an atomic inside the loop the AMD backend
             # makes of it, and no path leads from there to the ops after it: a barrier (the
@@ -545,3 +550,27 @@ why: probe
                     "P1 #0 fence acq_rel sys (line 2394)", ())
     assert known_finding(test, "hip:gfx942", store, [store]) == "hip_barrier_after_fence_fallback.yaml"
     assert known_finding(test, "cuda:90", store, [store]) is None
+
+
+def test_ops_after_a_plain_element_access_that_carries_another_line_are_that_known_bug_on_hip() -> None:
+    """Seed 73652237 of the random fuzz: on gfx942 the audit placed a plain load of a vector
+    element at another op's line, and reported the ops after it as reached by no path after it."""
+    [test] = load_text("""name: AFTER-ELEMENT
+locations:
+  l0: {init: 0, bits: 64}
+threads:
+  P2:
+    at: {rank: 0, cta: 0}
+    do:
+      - load: {reg: [r0, r1], loc: l0, vec: 2}
+      - store: {loc: l0, value: 1}
+exists: "l0 == 0"
+expect: allowed
+why: probe
+""", "element.yaml")
+    load = test.threads[0].instrs[0]
+    assert test.location(load.loc).view_of == "l0"  # the element is a view of its vector's word
+    after = Finding(test.id, "hip:gfx942", "P2 #2 store on l0 (64-bit)", "(global|flat|buffer)_store_\\w+ (64-bit)",
+                    "`global_store_dwordx2 v[14:15], v[18:19], off` at line 549, which no control-flow path "
+                    "reaches after P2 #0 load on l0.v2[0] (32-bit) (line 1794)", ())
+    assert known_finding(test, "hip:gfx942", after, [after]) == "hip_plain_byte_load.yaml"

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_weak import VARIANTS, catalog_test, run_litmus, versions, write_json  # noqa: E402
+from benchmarks.bench_weak import DEFAULT_TESTS, VARIANTS, catalog_test, run_litmus, versions, write_json  # noqa: E402
 
 FACTORS: dict[str, tuple[str, dict[str, Any]]] = {
     "base": ("base", {}),
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--base", default="docs/results/h200-tuned.json", help="the tuned stress file the rows change")
     ap.add_argument("--seconds", type=float, default=1.0, help="round time per row and test (default 1)")
     ap.add_argument("--instances", type=int, default=None, help="instances per round (default 2^20; cpu 64)")
-    ap.add_argument("--tests", nargs="+", choices=list(VARIANTS), default=list(VARIANTS))
+    ap.add_argument("--tests", nargs="+", choices=list(VARIANTS), default=list(DEFAULT_TESTS))
     ap.add_argument("--only", nargs="+", choices=list(FACTORS), default=None, help="only these rows")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", type=Path, default=None, help="write the rows and parameters here")

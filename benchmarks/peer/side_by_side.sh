@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # litmus side by side with reeselevine/cuda-litmus (the peer) on one GPU, in one device call.
-#   peer: its upstream MP (release/acquire: weak forbidden) and the relaxed MP, SB, LB of added/ (in
-#     its style), device scope; SB/LB also at system scope. Each screened on CONFIGS stress configs
+#   peer: its upstream MP (release/acquire: weak forbidden), the relaxed MP, SB, LB of added/ (in
+#     its style) and its own 2+2W, WRC, RWC and IRIW (relaxed), device scope; SB/LB also at system scope. Each screened on CONFIGS stress configs
 #     (upstream params/stress_params.txt, then configs drawn as upstream tune.sh's random_config 1024 256
 #     draws them, seeded), SCREEN_S seconds each; then each test's best config (weak per kernel-second)
 #     for LONG_S seconds.
 #   ours: benchmarks/bench_weak.py at 2^20 instances per round (litmus run's cuda default) with the
-#     default preset, LONG_S seconds per test, relaxed MP/SB/LB and MP release/acquire.
+#     default preset, LONG_S seconds per test: the relaxed variant of each test, and MP release/acquire.
 #   one table: weak per kernel-second, per instance and per wall-second (benchmarks/peer/sbs_table.py).
 # Usage (repo root, on the GPU machine, the peer's sources in UPSTREAM, default .peer/upstream):
 #   bash benchmarks/peer/side_by_side.sh OUT     (knobs: CONFIGS=20 SCREEN_S=0.5 LONG_S=4 STRESS=default)
@@ -30,7 +30,7 @@ step "side_by_side: $CONFIGS peer configs, screen ${SCREEN_S}s, long ${LONG_S}s,
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv 2>&1 | tee -a "$LOG"
 step "build the peer"
 BIN=$BIN timeout 300 bash $P/build.sh >>"$LOG" 2>&1
-for b in timed-mp timed-mp-relaxed timed-sb timed-lb timed-sb-sys timed-lb-sys; do
+for b in timed-mp timed-mp-relaxed timed-sb timed-lb timed-sb-sys timed-lb-sys timed-2+2w timed-wrc timed-rwc timed-iriw; do
   [ -x "$BIN/$b" ] || { echo "the peer's $b did not build: $LOG has the compiler's output" | tee -a "$LOG"; exit 1; }
 done
 
@@ -62,7 +62,7 @@ gen_cfg() {  # gen_cfg SEED FILE: upstream tune.sh's random_config 1024 256, see
 sed 's/^testIterations=.*/testIterations=1000000/' "$UPSTREAM/params/stress_params.txt" >"$CFG/c0.txt"
 for ((s = 1; s < CONFIGS; s++)); do gen_cfg $((1000 + s)) "$CFG/c$s.txt"; done
 for ((c = 0; c < CONFIGS; c++)); do echo "cfg c$c: $(tr '\n' ' ' <"$CFG/c$c.txt")" >>"$LOG"; done
-TP=$UPSTREAM/params/2-loc.txt
+TP=$UPSTREAM/params/2-loc.txt  # every test here has two locations (upstream's tuning-files)
 
 prun() {  # prun PHASE TEST BINARY CFG SEED SECONDS: one peer run; its RESULT line goes to $PEER, tagged
   local phase=$1 t=$2 b=$3 c=$4 seed=$5 d=$6 out res
@@ -83,7 +83,7 @@ best() {  # best TEST: the screened config with the most weak per kernel-second,
       if (r > br || (r == br && q > bq)) { br = r; bq = q; bc = v["cfg"] } }
     END { print (bc == "" ? "c0" : bc) }' "$PEER"
 }
-TESTS="mp mp-relaxed sb lb"
+TESTS=${TESTS:-mp mp-relaxed sb lb 2+2w wrc rwc iriw}
 step "peer screening: $TESTS x $CONFIGS configs, ${SCREEN_S}s each"
 for t in $TESTS; do
   for ((c = 0; c < CONFIGS; c++)); do prun screen "$t" "timed-$t" "c$c" $((100 + c)) "$SCREEN_S"; done
@@ -95,8 +95,8 @@ prun long sb-sys timed-sb-sys "$(best sb)" 7 "$LONG_S"
 prun long lb-sys timed-lb-sys "$(best lb)" 7 "$LONG_S"
 
 step "ours: bench_weak --instances 1048576 --stress $STRESS --seconds $LONG_S"
-timeout 200 python3 benchmarks/bench_weak.py --backend cuda --seconds "$LONG_S" --instances 1048576 \
-    --stress "$STRESS" --json "$O/sbs-ours-A.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+timeout 300 python3 benchmarks/bench_weak.py --backend cuda --seconds "$LONG_S" --instances 1048576 \
+    --tests MP SB LB 2+2W WRC RWC IRIW --stress "$STRESS" --json "$O/sbs-ours-A.json" 2>&1 | grep -v Warning | tee -a "$LOG"
 timeout 100 python3 benchmarks/bench_weak.py --backend cuda --seconds "$LONG_S" --instances 1048576 --tests MP \
     --variant MP=relacq-xcta-gpu --stress "$STRESS" --json "$O/sbs-ours-C.json" 2>&1 | grep -v Warning | tee -a "$LOG"
 step "table"

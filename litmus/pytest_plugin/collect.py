@@ -141,7 +141,7 @@ class VariantItem(pytest.Item):
         config = plugin_config(opts, backend, state.pool.on_gpu(backend))
         state.compile_ahead(backend, config, lambda: [i.test for i in self.session.items if isinstance(i, VariantItem)])
         with state.pool.turn(backend):
-            result = run_on(test, backend, config, ptx=ptx)
+            result = run_on(test, backend, config, ptx=ptx, stress=opts.stress)
         declared = self.declared
         seen = bool(declared is not None and not parts and declared.explains_all(o.state for o in result.forbidden))
         self._keep(result, backend, ptx, DECLARED_MISCOMPILE if seen else result.verdict)

@@ -36,8 +36,9 @@ class Outcome:
         return " ".join(f"{k}={v}" for k, v in self.state.items())
 
 
-def reproduce_command(test: LitmusTest, backend: str, config: RunConfig) -> str:
-    """The ``litmus run`` command line that repeats this run of ``test``.
+def reproduce_command(test: LitmusTest, backend: str, config: RunConfig, stress: str | None = None) -> str:
+    """The ``litmus run`` command line that repeats this run of ``test``; ``stress``: the
+    ``--stress`` the run was given (a preset, a file or ``auto``), when known.
 
     An inline pattern is shown as ``PATTERN.yaml`` (save the text there to rerun it).
     """
@@ -60,7 +61,10 @@ def reproduce_command(test: LitmusTest, backend: str, config: RunConfig) -> str:
     else:
         words += ["--iterations", str(config.iterations or 1)]
     words += ["--instances", str(config.instances)]
-    if config.stress.name != "default":
+    if stress is not None:
+        if stress != "auto":  # litmus run's own default
+            words += ["--stress", stress]
+    elif config.stress.name != "default":
         words += ["--stress", config.stress.name]
     return " ".join(shlex.quote(w) for w in words)
 
@@ -76,6 +80,7 @@ class LitmusResult:
     model_allows_target: bool  # the PTX model allows the condition's target outcome
     rounds: int
     seconds: float
+    stress: str | None = None  # the --stress it was run with (a preset, a file or auto), when known
 
     @property
     def verdict(self) -> str:
@@ -136,7 +141,7 @@ class LitmusResult:
     @property
     def reproduce(self) -> str:
         """The ``litmus run`` command that repeats this run."""
-        return reproduce_command(self.test, self.backend, self.config)
+        return reproduce_command(self.test, self.backend, self.config, self.stress)
 
     def _prop(self, condition: str) -> Prop:
         from litmus.model import observables

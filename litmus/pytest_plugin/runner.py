@@ -77,10 +77,12 @@ def plugin_config(options: PluginOptions, backend: Any, gpu: bool, *, iterations
                    stop_bound=length.stop_bound)
 
 
-def run_on(test: LitmusTest, backend: Any, config: RunConfig, ptx: ModelResult | None = None) -> LitmusResult:
+def run_on(test: LitmusTest, backend: Any, config: RunConfig, ptx: ModelResult | None = None,
+           stress: str | None = None) -> LitmusResult:
     """Run ``test`` on ``backend`` until ``config``'s rounds or time are spent; classify it.
 
-    ``ptx``: the test's PTX model result when the caller has it (it is computed otherwise).
+    ``ptx``: the test's PTX model result when the caller has it (it is computed otherwise);
+    ``stress``: the ``--stress`` that ``config``'s environments came from, for the reproduce line.
     """
     from litmus.session import run_variant
 
@@ -93,6 +95,7 @@ def run_on(test: LitmusTest, backend: Any, config: RunConfig, ptx: ModelResult |
         model_allows_target=ran.ptx.target_reachable,
         rounds=ran.rounds,
         seconds=ran.seconds,
+        stress=stress,
     )
 
 
@@ -151,4 +154,4 @@ class LitmusRunner:
         config = plugin_config(self.options, backend_obj, self.pool.on_gpu(backend_obj), iterations=iterations,
                                time=time, instances=instances, seed=seed, stress=stress)
         with self.pool.turn(backend_obj):
-            return run_on(test, backend_obj, config)
+            return run_on(test, backend_obj, config, stress=stress or self.options.stress)

@@ -110,3 +110,16 @@ def test_patterns_are_found_by_inline_text_path_or_catalog_name(tmp_path) -> Non
         filter_variants(load_text(handshake()), "nope", one=True, what="inline")
     with pytest.raises(LitmusError, match="missing.yaml: no such file"):
         find_tests("missing.yaml", (), tmp_path)
+
+
+def test_the_reproduce_line_repeats_the_stress_the_run_was_given() -> None:
+    from dataclasses import replace
+
+    from litmus.run.config import load_stresses
+
+    rotation = load_stresses("docs/results/h200-rotation-2.json")  # environments named after the file
+    config = replace(CONFIG, stress=rotation[0], rotation=rotation[1:])
+    line = reproduce_command(VOLATILE, "cuda", config, "docs/results/h200-rotation-2.json")
+    assert line.endswith("--stress docs/results/h200-rotation-2.json")  # the file, not its environments' name
+    assert "--stress" not in reproduce_command(VOLATILE, "cuda", config, "auto")  # litmus run's default
+    assert reproduce_command(VOLATILE, "cuda", CONFIG, "resident").endswith("--stress resident")

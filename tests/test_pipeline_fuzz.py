@@ -39,7 +39,7 @@ from litmus.audit.check import Finding
 from litmus.codegen import compile_variant, generate
 from litmus.codegen.options import audited_kernel
 from litmus.errors import LitmusError
-from litmus.ir import Fence, LitmusTest, Load, Rmw, Store, Thread
+from litmus.ir import Fence, LitmusTest, Load, Rmw, Spin, Store, Thread
 from litmus.model import ModelResult, check, hang_problem, ptx_model_for
 from litmus.model.budget import ENV as MODEL_STEPS_ENV
 from litmus.run.config import RunConfig
@@ -161,6 +161,9 @@ KNOWN_BUGS: dict[str, str] = {
         "acquire half",
     "hip_narrow_acquire_spin.yaml":
         "on amdgcn an acquire spin on a byte, after a volatile load of its neighbour, shows no buffer_inv",
+    "hip_fence_fallback_folded_in_loop.yaml":
+        "on amdgcn with triton 3.9 the fence fallback (an acq_rel atomic_add of 0) in a retry loop of a thread that "
+        "accesses a byte compiles without buffer_wbl2 and buffer_inv",
     "hip_barrier_after_fence_fallback.yaml":
         "on amdgcn the audit finds no path from the fence fallback's atomic to the ops after it (a bar.sync, an access)",
     "hip_same_cta_stores_merged.yaml":
@@ -187,6 +190,7 @@ _VOLATILE_NARROW_STORE = re.compile(r"P\d+ #\d+ store volatile on \S+ \((?:8|16)
 _CAS16 = re.compile(r"P\d+ #\d+ rmw cas \w+ \w+ on \S+ \(16-bit\)$")
 _ORDERED = re.compile(r"(P\d+) #\d+ (?:fence \w+|rmw \w+ (?:acquire|release|acq_rel)) (?:gpu|sys)"
                       r"(?: on \S+)?(?: \(\d+-bit\))?$")
+_FENCE = re.compile(r"P\d+ #\d+ fence \w+ (?:gpu|sys)$")
 _NARROW_ACQUIRE = re.compile(r"P\d+ #\d+ load acquire \w+ on \S+ \((?:8|16)-bit\)$")
 _WEAK_SHARED = re.compile(r"(P\d+) #(\d+) (?:load|store) on (\S+)(?: \(\d+-bit\))?$")
 _WEAK_LOAD = re.compile(r"(P\d+) #(\d+) load on (\S+)(?: \(\d+-bit\))?$")
@@ -251,6 +255,10 @@ def known_finding(test: LitmusTest, target: str, finding: Finding, findings: lis
             return "hip_rmw_no_result_shared_cta.yaml" if rmw else "hip_fence_fallback_shared_cta.yaml"
         if "`buffer_inv" in finding.found and "which is weaker than required" in finding.found:
             return "hip_fence_fallback_shared_cta_release.yaml"
+    if (_FENCE.match(finding.op) and "no `buffer_wbl2|buffer_inv` instruction at all" in finding.found
+            and any(isinstance(i, (Load, Store, Rmw, Spin)) and locs[i.loc].bits < 32
+                    for i in _thread(test, finding.op.split()[0]).instrs)):
+        return "hip_fence_fallback_folded_in_loop.yaml"
     if _NARROW_ACQUIRE.match(finding.op) and "no `buffer_inv" in finding.found:
         return "hip_narrow_acquire_spin.yaml"
     return misplaced_before(test, target, finding, findings)

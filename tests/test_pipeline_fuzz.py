@@ -161,7 +161,7 @@ KNOWN_BUGS: dict[str, str] = {
         "acquire half",
     "hip_narrow_acquire_spin.yaml":
         "on amdgcn an acquire spin on a byte, after a volatile load of its neighbour, shows no buffer_inv",
-    "hip_fence_fallback_folded_in_loop.yaml":
+    "hip_fence_fallback_lost_in_loop.yaml":
         "on amdgcn with triton 3.9 the fence fallback (an acq_rel atomic_add of 0) in a retry loop of a thread that "
         "accesses a byte compiles without buffer_wbl2 and buffer_inv",
     "hip_barrier_after_fence_fallback.yaml":
@@ -258,7 +258,7 @@ def known_finding(test: LitmusTest, target: str, finding: Finding, findings: lis
     if (_FENCE.match(finding.op) and "no `buffer_wbl2|buffer_inv` instruction at all" in finding.found
             and any(isinstance(i, (Load, Store, Rmw, Spin)) and locs[i.loc].bits < 32
                     for i in _thread(test, finding.op.split()[0]).instrs)):
-        return "hip_fence_fallback_folded_in_loop.yaml"
+        return "hip_fence_fallback_lost_in_loop.yaml"
     if _NARROW_ACQUIRE.match(finding.op) and "no `buffer_inv" in finding.found:
         return "hip_narrow_acquire_spin.yaml"
     return misplaced_before(test, target, finding, findings)

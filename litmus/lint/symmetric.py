@@ -5,6 +5,7 @@ memory is what the other GPUs read and write (NVSHMEM's ``nvshmem_create_tensor(
 from __future__ import annotations
 
 import ast
+from typing import Iterator
 
 from litmus.lint.source import parsed
 
@@ -26,17 +27,24 @@ def _dotted(e: ast.AST) -> str:
     return ""
 
 
-def _root(e: ast.AST) -> str:
-    """The variable (``x`` or ``self.x``) an expression reads its buffer from: through indexing,
-    slicing and method calls (``self.ws.flatten()[a:b]`` -> ``self.ws``)."""
+def _chain(e: ast.AST) -> Iterator[ast.AST]:
+    """``e``, then each expression it reads its buffer from, through indexing, slicing and view
+    methods (``self.ws.flatten()[a:b]``, ``self.ws.flatten()``, ``self.ws``), the last its root."""
     while True:
+        yield e
         if isinstance(e, ast.Subscript):
             e = e.value
         elif _is_view(e):
             e = e.func.value  # type: ignore[attr-defined]
         else:
-            break
-    return _dotted(e)
+            return
+
+
+def _root(e: ast.AST) -> str:
+    """The variable (``x`` or ``self.x``) an expression reads its buffer from: through indexing,
+    slicing and method calls (``self.ws.flatten()[a:b]`` -> ``self.ws``)."""
+    *_, root = _chain(e)
+    return _dotted(root)
 
 
 def _is_view(e: ast.AST) -> bool:
@@ -53,16 +61,9 @@ def _allocates(e: ast.AST) -> bool:
 
 def _is_symmetric(e: ast.AST, known: dict[str, int]) -> int | None:
     """The line of the allocation ``e`` reaches, or None."""
-    inner = e
-    while True:
+    for inner in _chain(e):
         if _allocates(inner):
             return inner.lineno
-        if isinstance(inner, ast.Subscript):
-            inner = inner.value
-        elif _is_view(inner):
-            inner = inner.func.value  # type: ignore[attr-defined]
-        else:
-            break
     return known.get(_dotted(inner))
 
 

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
+
+from tests.by_path import load_by_path
 
 TABLE = Path(__file__).resolve().parents[2] / "benchmarks" / "peer" / "sbs_table.py"
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("sbs_table", TABLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_by_path("sbs_table", TABLE)
 
 
 def test_peer_and_ours_rows_of_each_test_sit_together(tmp_path: Path, capsys) -> None:

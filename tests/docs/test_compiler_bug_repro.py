@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import ctypes
-import importlib.util
 import random
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.by_path import load_by_path
+
 REPRO = Path(__file__).resolve().parents[2] / "docs" / "compiler-bugs" / "repro.py"
 
 
 def _load():
-    spec = importlib.util.spec_from_file_location("litmus_repro", REPRO)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_by_path("litmus_repro", REPRO)
 
 
 def _launch(rows: list[tuple[int, int, int, int]]) -> tuple[ctypes.Array, ctypes.Array]:

@@ -11,14 +11,14 @@ xfail(strict=True): when lint closes the gap the test XPASSes, fails, and the fi
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+
+from tests.by_path import load_by_path
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "lint" / "corpus"
@@ -26,12 +26,7 @@ CORPUS = ROOT / "tests" / "lint" / "corpus"
 
 def _harness() -> ModuleType:
     """benchmarks/lint_corpus.py, loaded by path (benchmarks/ is scripts, not an installed package)."""
-    spec = importlib.util.spec_from_file_location("_lint_corpus", ROOT / "benchmarks" / "lint_corpus.py")
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_by_path("_lint_corpus", ROOT / "benchmarks" / "lint_corpus.py")
 
 
 lint_corpus = _harness()

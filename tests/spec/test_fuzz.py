@@ -13,15 +13,11 @@ from hypothesis import strategies as st
 
 from litmus.errors import LitmusError
 from litmus.spec import load_file
+from tests.by_path import load_by_path
 
 def _validation_texts() -> tuple[str, str]:
     """BASE and PRODUCT of test_validation.py, imported by path (works in any pytest import mode)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("_spec_validation_texts", Path(__file__).with_name("test_validation.py"))
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_by_path("_spec_validation_texts", Path(__file__).with_name("test_validation.py"))
     return mod.BASE, mod.PRODUCT
 
 

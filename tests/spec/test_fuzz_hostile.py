@@ -10,10 +10,8 @@ memory-limited subprocess); this test keeps CI under half a minute.
 
 from __future__ import annotations
 
-import importlib.util
 import resource
 import signal
-import sys
 from pathlib import Path
 from types import FrameType, ModuleType
 
@@ -21,18 +19,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.by_path import load_by_path
+
 ROOT = Path(__file__).resolve().parents[2]
 SECONDS = 10  # per input; the slowest seen in 5,000 is under 2 s
 MEMORY_MB = 1024  # growth of the peak resident size over the whole run
 
 
 def _fuzz_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("_fuzz_inputs", ROOT / "benchmarks" / "fuzz_inputs.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["_fuzz_inputs"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_by_path("_fuzz_inputs", ROOT / "benchmarks" / "fuzz_inputs.py")
 
 
 FUZZ = _fuzz_module()

@@ -7,7 +7,7 @@
 #   run:      litmus run MP relaxed-xcta-gpu without --stress: the header says which stress it got
 #   ablation: benchmarks/ablation.py from the H200-tuned base, each factor alone
 #   sweep:    benchmarks/ablation.py's rows of programs per launch from the resident preset
-#   plugin:   the whole catalog through the pytest plugin with STRESS (default: resident, the plugin's own)
+#   plugin:   the whole catalog through the pytest plugin (scripts/gpu_plugin_ci.sh, cold) with STRESS if set
 #   cost:     litmus cost of the bug families whose merged fix is still wrong (BUG-cub-591, BUG-mscclpp-497)
 # Usage (repo root, on the GPU machine): bash scripts/gpu_detection.sh [OUT]   (PHASES="tune bench run ablation cost")
 set -u
@@ -49,15 +49,8 @@ case "$what" in
         --json "$OUT/sweep.json" 2>&1 | grep -v Warning | tee -a "$LOG"
     ;;
   plugin)
-    # the whole catalog through the plugin with STRESS (a preset or file; default: the default preset)
-    step "plugin: pytest --litmus catalog/ --litmus-backend cuda --litmus-stress ${STRESS:-resident}"
-    t0=$(date +%s.%N)
-    timeout 280 python3 -m pytest -p litmus.pytest_plugin -p no:cacheprovider -q --litmus catalog/ \
-        --litmus-backend cuda --litmus-stress "${STRESS:-resident}" --litmus-cache /tmp/litmus-ci-cache \
-        --litmus-jsonl "$OUT/plugin.jsonl" --junitxml "$OUT/plugin-junit.xml" >"$OUT/plugin.txt" 2>&1
-    rc=$?
-    tail -n 14 "$OUT/plugin.txt" | tee -a "$LOG"
-    echo "plugin: exit $rc, wall $(python3 -c "import time; print(round(time.time() - $t0, 1))") s" | tee -a "$LOG"
+    step "plugin: scripts/gpu_plugin_ci.sh, one run with an empty cache, stress ${STRESS:-plugin default}"
+    RUNS=cold bash scripts/gpu_plugin_ci.sh "$OUT"
     ;;
   cost)
     step "litmus cost BUG-cub-591 BUG-mscclpp-497"

@@ -12,6 +12,8 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
+from litmus.lint.source import dotted
+
 ATOMICS = ("atomic_add", "atomic_and", "atomic_cas", "atomic_max", "atomic_min", "atomic_or", "atomic_xchg",
            "atomic_xor", "atomic_sub", "atomic_load", "atomic_store")
 MEMORY_OPS = ("load", "store", *ATOMICS)
@@ -81,13 +83,9 @@ class Summary:
 
 
 def _dotted(node: ast.AST) -> str:
-    """``tl.atomic_add`` for the callee ``tl.atomic_add``; ``""`` for anything else."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
-        return f"{base}.{node.attr}" if base else node.attr
-    return ""
+    """``tl.atomic_add`` for the callee ``tl.atomic_add`` (the attributes alone after a call or a
+    subscript); ``""`` for anything else."""
+    return dotted(node, partial=True)
 
 
 def _last(node: ast.AST) -> str:

@@ -145,3 +145,15 @@ def source_reads(file: str, kernel: str) -> list[SourceRead]:
                 names = frozenset(n.id for p in parts for n in ast.walk(p) if isinstance(n, ast.Name))
                 reads.append(SourceRead(call.lineno, block, pos, " ".join(ast.unparse(p) for p in parts), names))
     return sorted(reads, key=lambda r: r.line)
+
+
+def dotted(node: ast.AST, partial: bool = False) -> str:
+    """``self.ws`` for the expression ``self.ws``: the names of a chain of attributes on a name;
+    ``""`` for any other expression, or with ``partial`` the chain's attributes after whatever
+    it starts from (``a.b`` for ``f().a.b``)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = dotted(node.value, partial)
+        return f"{base}.{node.attr}" if base else (node.attr if partial else "")
+    return ""

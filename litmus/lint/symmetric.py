@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from typing import Iterator
 
-from litmus.lint.source import parsed
+from litmus.lint.source import dotted, parsed
 
 SYMMETRIC_ALLOCATORS = ("nvshmem_create_tensor", "nvshmem_create_tensors", "symm_mem.empty",
                         "symmetric_memory.empty", "_SymmetricMemory.empty_strided_p2p")
@@ -18,13 +18,6 @@ _VIEWS = ("flatten", "view", "reshape", "contiguous", "narrow", "view_as", "as_s
 """Tensor methods that return a view of the same memory (``numel()`` or ``stride()`` do not)."""
 
 
-def _dotted(e: ast.AST) -> str:
-    if isinstance(e, ast.Name):
-        return e.id
-    if isinstance(e, ast.Attribute):
-        inner = _dotted(e.value)
-        return f"{inner}.{e.attr}" if inner else ""
-    return ""
 
 
 def _chain(e: ast.AST) -> Iterator[ast.AST]:
@@ -44,7 +37,7 @@ def _root(e: ast.AST) -> str:
     """The variable (``x`` or ``self.x``) an expression reads its buffer from: through indexing,
     slicing and method calls (``self.ws.flatten()[a:b]`` -> ``self.ws``)."""
     *_, root = _chain(e)
-    return _dotted(root)
+    return dotted(root)
 
 
 def _is_view(e: ast.AST) -> bool:
@@ -55,7 +48,7 @@ def _is_view(e: ast.AST) -> bool:
 def _allocates(e: ast.AST) -> bool:
     if not isinstance(e, ast.Call):
         return False
-    name = _dotted(e.func)
+    name = dotted(e.func)
     return any(name == a or name.endswith("." + a) for a in SYMMETRIC_ALLOCATORS)
 
 
@@ -64,7 +57,7 @@ def _is_symmetric(e: ast.AST, known: dict[str, int]) -> int | None:
     for inner in _chain(e):
         if _allocates(inner):
             return inner.lineno
-    return known.get(_dotted(inner))
+    return known.get(dotted(inner))
 
 
 def symmetric_params(source: str, kernel: str, params: list[str]) -> dict[str, int]:
@@ -80,13 +73,13 @@ def symmetric_params(source: str, kernel: str, params: list[str]) -> dict[str, i
     while changed:  # a fixpoint: `self.ws = self.wss[r]` after `self.wss = nvshmem_create_tensors(...)`
         changed = False
         for target, value in assigns:
-            name = _dotted(target)
+            name = dotted(target)
             if name and name not in known and (line := _is_symmetric(value, known)) is not None:
                 known[name] = line
                 changed = True
     out: dict[str, int] = {}
     for n in ast.walk(tree):
-        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript) and _dotted(n.func.value) == kernel):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript) and dotted(n.func.value) == kernel):
             continue
         bound = {p: a for p, a in zip(params, n.args) if not isinstance(a, ast.Starred)}
         bound.update({k.arg: k.value for k in n.keywords if k.arg in params})

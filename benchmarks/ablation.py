@@ -128,5 +128,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     return doc
 
 
-if __name__ == "__main__":
+def _script() -> int:
+    """``main`` as a script: its JSON document is for callers, the exit status 0."""
     main()
+    return 0
+
+
+if __name__ == "__main__":
+    from litmus.errors import run_script
+
+    run_script(_script, "ablation.py")  # bad input: one line naming it, not a traceback

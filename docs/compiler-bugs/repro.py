@@ -205,6 +205,9 @@ def main() -> int:
                                                        "the SASS is then not checked")
     a = ap.parse_args()
     path = Path(a.ptx) if Path(a.ptx).is_file() else HERE / a.ptx
+    if not path.is_file():
+        sys.exit(f"repro.py: no reproducer {a.ptx}: give a path, or one of "
+                 f"{', '.join(sorted(p.name for p in HERE.glob('*.ptx')))}")
     text = path.read_text()
     bug, form = kind_of(text)
     ptx = with_delay(text, a.delay)

@@ -166,9 +166,6 @@ KNOWN_BUGS: dict[str, str] = {
         "accesses a byte compiles without buffer_wbl2 and buffer_inv",
     "hip_barrier_after_fence_fallback.yaml":
         "on amdgcn the audit finds no path from the fence fallback's atomic to the ops after it (a bar.sync, an access)",
-    "hip_same_cta_stores_merged.yaml":
-        "on amdgcn LLVM combines plain accesses to one location by threads of one CTA (one store for "
-        "two), and the audit calls the others dropped",
 }
 """Reported bugs, by their reproducer in :data:`REGRESSIONS`.  The properties step over an
 example whose only failures are these (so they go on hunting new ones, and count each in
@@ -192,7 +189,6 @@ _ORDERED = re.compile(r"(P\d+) #\d+ (?:fence \w+|rmw \w+ (?:acquire|release|acq_
                       r"(?: on \S+)?(?: \(\d+-bit\))?$")
 _FENCE = re.compile(r"P\d+ #\d+ fence \w+ (?:gpu|sys)$")
 _NARROW_ACQUIRE = re.compile(r"P\d+ #\d+ load acquire \w+ on \S+ \((?:8|16)-bit\)$")
-_WEAK_SHARED = re.compile(r"(P\d+) #(\d+) (?:load|store) on (\S+)(?: \(\d+-bit\))?$")
 _WEAK_LOAD = re.compile(r"(P\d+) #(\d+) load on (\S+)(?: \(\d+-bit\))?$")
 _BARRIER = re.compile(r"P\d+ #\d+ barrier sync$")
 _AFTER = re.compile(r"which no control-flow path reaches after ((P\d+) #(\d+)) ")
@@ -238,10 +234,6 @@ def known_finding(test: LitmusTest, target: str, finding: Finding, findings: lis
             # makes of it, and no path leads from there to the ops after it: a barrier (the
             # reproducer) or any access (random seed 1325)
             return "hip_barrier_after_fence_fallback.yaml"
-    if ((m := _WEAK_SHARED.match(finding.op)) and "nothing: the compiler dropped this op" in finding.found
-            and any(isinstance(i, Store) and i.loc == m[3] for t in test.threads if t.name != m[1]
-                    and (t.rank, t.cta) == (_thread(test, m[1]).rank, _thread(test, m[1]).cta) for i in t.instrs)):
-        return "hip_same_cta_stores_merged.yaml"
     if (m := _WEAK_ACCESS.match(finding.op)) and (int(m[2]) < 32 or locs[m[1]].view_of is not None):
         merged = "wider than the op" in finding.found or ".v" in m[1]
         return "hip_plain_vector_store.yaml" if merged else "hip_plain_byte_load.yaml"

@@ -13,6 +13,9 @@ iteration ``it``, lane ``j`` of program ``pid`` plays, for role ``r``, instance
   one where role 0 plays the instance whenever ``P > 1`` (cuda-litmus' ``stripe_workgroup``),
   and, when the roles' offsets ``o`` differ modulo ``P - 1``, another program than every other
   role's too.
+- a thread ``s > 0`` of a role whose threads share a CTA takes ``j`` through its own lane
+  permutation first (``litmus.codegen.roles.slot_lane_line``): it plays the same instances in
+  the same program as the role's first thread, from other hardware threads.
 
 So for each role the map ``(it, pid, j) -> instance`` is a bijection onto ``[0, n_instances)``;
 ``litmus.run.parallel`` builds the rows and mirrors the map in Python.
@@ -42,6 +45,7 @@ from litmus.codegen.roles import (
     LOOP_MARK,
     needs_wide,
     role_heap_lines,
+    slot_lane_line,
 )
 from litmus.codegen.harness import harness_lines
 from litmus.codegen.layout import KernelEntry, Layout
@@ -69,14 +73,13 @@ def phase_order(orders: list[list[Op]]) -> list[Op]:
     return [op for k in range(max(len(c) for c in cut)) for c in cut if k < len(c) for op in c[k]]
 
 
-def _instance_offset_lines(p: str, pi: int, sfx: str, striped: bool) -> list[str]:
-    """``x_<p>``: the instance (within one iteration) each lane of the role plays, from
-    permutation row ``pi``; see the module docstring for the formula."""
-    lines = [f"k_{p} = tl.load(perm + {2 * pi})",
-             f"kc_{p} = tl.load(perm + {2 * pi + 1})",
-             f"l_{p} = (local{sfx} * k_{p} + kc_{p} % BLOCK) % BLOCK"]
+def _instance_offset_lines(p: str, row: str, lane: str, striped: bool) -> list[str]:
+    """``x_<p>``: the instance (within one iteration) each lane of thread ``p`` plays, from its
+    role's permutation row (``k_<row>``, ``kc_<row>``) at lane ``lane`` of the block; see the
+    module docstring for the formula."""
+    lines = [f"l_{p} = ({lane} * k_{row} + kc_{row} % BLOCK) % BLOCK"]
     if striped:
-        lines += [f"q_{p} = (pid + 1 + (l_{p} + kc_{p} // BLOCK) % stripe) % progs_per_role",
+        lines += [f"q_{p} = (pid + 1 + (l_{p} + kc_{row} // BLOCK) % stripe) % progs_per_role",
                   f"x_{p} = (q_{p} * BLOCK + l_{p}).to(tl.int64)"]
     else:
         lines.append(f"x_{p} = (pid * BLOCK + l_{p}).to(tl.int64)")
@@ -107,10 +110,15 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
         first = contexts[0][1].ident
         pre.append(f"# role {g}: instance lane l = (j * k + c) % BLOCK, (k, c + BLOCK * o) = perm[{pi}]; program "
                    + ("pid" if g == 0 else "(pid + 1 + (l + o) % max(P - 1, 1)) % P"))
-        pre += _instance_offset_lines(first, pi, sfx, striped=g > 0)
+        pre += [f"k_{first} = tl.load(perm + {2 * pi})", f"kc_{first} = tl.load(perm + {2 * pi + 1})"]
         for slot, (t, ctx) in enumerate(contexts):
             pre += mask_line(ctx, slot, sfx)
-            body.append(f"i_{ctx.ident} = x_{first} + it * per_iter  # thread {t.name}")
+            lane = f"local{sfx}"
+            if slot:  # same instances, same program, another hardware thread (roles.SLOT_ROTATION)
+                pre.append(slot_lane_line(ctx.ident, slot, layout.threads.index(t.name), sfx))
+                lane = f"j_{ctx.ident}"
+            pre += _instance_offset_lines(ctx.ident, first, lane, striped=g > 0)
+            body.append(f"i_{ctx.ident} = x_{ctx.ident} + it * per_iter  # thread {t.name}")
             body += thread_setup(layout, t, ctx)
         orders.append(role_order(contexts, options))
         all_contexts += contexts

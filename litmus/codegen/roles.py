@@ -147,7 +147,27 @@ def role_header(role: tuple[Thread, ...], options: CodegenOptions) -> list[str]:
     if len(role) > 1:
         lines.append(f"# shared CTA: lanes [s*BLOCK, (s+1)*BLOCK) play thread s; ops in one "
                      f"{options.shared_cta_order} program order")
+        lines.append("# thread s > 0 at lane j plays the instance thread 0 plays at lane "
+                     f"(j * (k_s % BLOCK | 1) + c_s % BLOCK + {SLOT_ROTATION} * s) % BLOCK, (k_s, c_s) = its perm row")
     return lines
+
+
+# Triton spreads a tensor of ``span * BLOCK`` lanes over the CTA's threads in tiles of
+# ``32 * num_warps`` (or a multiple), so lanes ``j`` and ``s * BLOCK + j`` sit in one hardware
+# thread: with one lane per instance for every thread of a shared-CTA role, one hardware thread
+# would play all of an instance's same-CTA threads in program order, and no weak outcome (nor a
+# missing CTA barrier) between them could show. An odd rotation of at least 33 lanes per slot
+# puts the partners in other hardware threads (another warp for s = 1..3) for every power-of-two
+# tile from 64 lanes up, even with shuffling off; the slot's own perm row varies the pairing.
+SLOT_ROTATION = 33
+
+
+def slot_lane_line(p: str, slot: int, pi: int, sfx: str) -> str:
+    """``j_<p>``: the lane of the role's block whose instance the ``slot``-th thread of a
+    shared-CTA role plays at its own lane ``local``; ``pi``: the thread's perm row.
+    :func:`litmus.run.buffers.slot_lane` mirrors it."""
+    return (f"j_{p} = (local{sfx} * ((tl.load(perm + {2 * pi}) % BLOCK) | 1) "
+            f"+ tl.load(perm + {2 * pi + 1}) % BLOCK + {SLOT_ROTATION * slot}) % BLOCK")
 
 
 def lane_span(width: int) -> int:
@@ -373,25 +393,26 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
     pre += role_heap_lines(layout, {t.rank for t in role})
     body: list[str] = []
     contexts = thread_contexts(layout, role, "")
+    # Threads sharing a CTA must play the same instances in the same program, or the
+    # instance's two sides would sit in different CTAs: they all use the role's first thread's
+    # permutation, each from a lane of the block permuted by its own row (slot_lane_line).
+    pi = layout.threads.index(role[0].name)
+    p0 = contexts[0][1].ident
     for slot, (t, ctx) in enumerate(contexts):
         p = ctx.ident
-        # Threads sharing a CTA must play the same instances in the same program, or the
-        # instance's two sides would sit in different CTAs: they all use the role's first
-        # thread's permutation.
-        pi = layout.threads.index(role[0].name)
         pre += mask_line(ctx, slot, "")
         if slot == 0:
             pre.append(f"# thread {t.name}: in iteration it, instance i = it * per_iter + (j * k + c * (it + 1)) "
                        f"% per_iter, (k, c) = perm[{pi}]")
             pre += _instance_lines(p, pi)
-        if slot == 0:
-            # each iteration shifts the instances by c more, so a program meets other partners
-            body += [f"if c_{p} == 0:",
-                     f"    i_{p} = x_{p} + it * per_iter  # thread {t.name}",
-                     "else:",
-                     f"    i_{p} = (x_{p} + it * c_{p}) % per_iter + it * per_iter  # thread {t.name}"]
         else:
-            body.append(f"i_{p} = i_{contexts[0][1].ident}  # thread {t.name}: its role's instances")
+            pre += [slot_lane_line(p, slot, layout.threads.index(t.name), ""),
+                    f"x_{p} = ((block * BLOCK + j_{p}).to(tl.int64) * k_{p0} + c_{p0}) % per_iter"]
+        # each iteration shifts the instances by c more, so a program meets other partners
+        body += [f"if c_{p0} == 0:",
+                 f"    i_{p} = x_{p} + it * per_iter  # thread {t.name}",
+                 "else:",
+                 f"    i_{p} = (x_{p} + it * c_{p0}) % per_iter + it * per_iter  # thread {t.name}"]
         body += thread_setup(layout, t, ctx)
     if options.harness:
         pre += harness_lines(layout.n_ranks)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from litmus.codegen.layout import HUNG_BIT, Layout
+from litmus.codegen.roles import SLOT_ROTATION
 from litmus.codegen.widths import fill_value
 from litmus.run.backend import Row
 
@@ -103,6 +104,16 @@ def perm_tensor(perms: Sequence[tuple[int, int]], device: object = "cpu") -> "to
     import torch
 
     return torch.tensor([list(p) for p in perms], dtype=torch.int64, device=device).reshape(-1, 2)
+
+
+def slot_lane(row: tuple[int, int], slot: int, lane: int, block: int) -> int:
+    """The lane of its block whose instance the ``slot``-th thread of a shared-CTA role (perm row
+    ``row``) plays at lane ``lane``: the lane itself for slot 0, else a permutation that moves
+    it to another hardware thread. Mirrors :func:`litmus.codegen.roles.slot_lane_line`."""
+    if slot == 0:
+        return lane
+    k, c = row
+    return (lane * ((k % block) | 1) + c % block + SLOT_ROTATION * slot) % block
 
 
 def grid_instance(row: tuple[int, int], block_index: int, lane: int, it: int, per_iter: int, block: int) -> int:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from litmus.codegen.layout import Layout
+from litmus.run.buffers import slot_lane
 from litmus.errors import LitmusError
 
 
@@ -37,8 +38,9 @@ def parallel_permutations(layout: Layout, programs: int, block: int, seed: int |
     Each role gets ``(k, c + block*o)``: an odd lane multiplier ``k``, a lane offset ``c`` and,
     for roles after the first, a program offset ``o`` in ``[0, programs-1)``, distinct between
     roles whenever ``programs - 1 >= roles - 1`` (then every role of an instance plays it in its
-    own program).  ``seed=None`` gives the unshuffled rows ``(1, block*(r-1))``; threads sharing
-    a CTA get their role's row.
+    own program).  ``seed=None`` gives the unshuffled rows ``(1, block*(r-1))``.  A thread
+    sharing its role's CTA after the first gets a row of its own, ``(k, c)`` (``(1, 0)``
+    unshuffled): its lane permutation (:func:`litmus.run.buffers.slot_lane`).
     """
     _check_shape(programs, block)
     roles = parallel_roles(layout)
@@ -55,8 +57,9 @@ def parallel_permutations(layout: Layout, programs: int, block: int, seed: int |
         k = 1 if seed is None else rng.randrange(1, max(block, 2), 2)
         c = 0 if seed is None else rng.randrange(block)
         o = offsets[r - 1] if r else 0
-        for name in names:
-            rows[name] = (k, c + block * o)
+        rows[names[0]] = (k, c + block * o)
+        for name in names[1:]:
+            rows[name] = (1, 0) if seed is None else (rng.randrange(1, max(block, 2), 2), rng.randrange(block))
     return [rows[name] for name in layout.threads]
 
 
@@ -72,13 +75,17 @@ def parallel_instance(role_row: tuple[int, int], pid: int, j: int, it: int, prog
 
 
 def instance_table(layout: Layout, perms: list[tuple[int, int]], programs: int, block: int,
-                   iterations: int) -> list[dict[tuple[int, int, int], int]]:
-    """Per role (kernel order): ``(it, pid, j) -> instance`` for every lane of the launch."""
-    table = []
+                   iterations: int) -> dict[str, dict[tuple[int, int, int], int]]:
+    """Per thread: ``(it, pid, j) -> instance`` for every lane of the launch (``j``: the lane
+    of the thread's own block of lanes)."""
+    table = {}
     for r, names in enumerate(parallel_roles(layout)):
         row = perms[layout.threads.index(names[0])]
-        table.append({(it, pid, j): parallel_instance(row, pid, j, it, programs, block, striped=r > 0)
-                      for it in range(iterations) for pid in range(programs) for j in range(block)})
+        for slot, name in enumerate(names):
+            own = perms[layout.threads.index(name)]
+            table[name] = {(it, pid, j): parallel_instance(row, pid, slot_lane(own, slot, j, block), it, programs,
+                                                           block, striped=r > 0)
+                           for it in range(iterations) for pid in range(programs) for j in range(block)}
     return table
 
 

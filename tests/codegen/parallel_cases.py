@@ -101,17 +101,18 @@ def grid_placement(layout, case: dict, perms: list) -> list[dict[str, tuple[int,
     """For every instance of a grid-mode ``case`` run (``programs``, ``block``, ``iterations``)
     with ``perms``, ``(program, iteration)`` per thread, from the mirror
     (:func:`litmus.run.buffers.grid_instance`); a thread that plays an instance twice fails."""
-    from litmus.run.buffers import grid_instance
+    from litmus.run.buffers import grid_instance, slot_lane
 
     p, block, iters = case["programs"], case["block"], case["iterations"]
     where: list[dict[str, tuple[int, int]]] = [{} for _ in range(p * block * iters)]
     for role, names in enumerate(layout.kernel(None).roles):
         row = tuple(perms[layout.threads.index(names[0])])
-        for b in range(p):
-            for lane in range(block):
-                for it in range(iters):
-                    x = grid_instance(row, b, lane, it, p * block, block)
-                    for name in names:
+        for slot, name in enumerate(names):
+            own = tuple(perms[layout.threads.index(name)])
+            for b in range(p):
+                for lane in range(block):
+                    for it in range(iters):
+                        x = grid_instance(row, b, slot_lane(own, slot, lane, block), it, p * block, block)
                         assert name not in where[x], f"{case['name']}: {name} plays instance {x} twice"
                         where[x][name] = (role * p + b, it)
     return where

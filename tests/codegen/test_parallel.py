@@ -34,13 +34,11 @@ def _programs_per_instance(case: dict, perms: list) -> list[dict[str, int]]:
     layout = _layout(case)
     n = case["programs"] * case["block"] * case["iterations"]
     where: list[dict[str, int]] = [{} for _ in range(n)]
-    for names, table in zip(parallel_roles(layout), instance_table(layout, [tuple(p) for p in perms],
-                                                                   case["programs"], case["block"],
-                                                                   case["iterations"])):
+    tables = instance_table(layout, [tuple(p) for p in perms], case["programs"], case["block"], case["iterations"])
+    for name, table in tables.items():
         for (_, pid, _), x in table.items():
-            for name in names:
-                assert name not in where[x], f"{case['name']}: {name} plays instance {x} twice"
-                where[x][name] = pid
+            assert name not in where[x], f"{case['name']}: {name} plays instance {x} twice"
+            where[x][name] = pid
     return where
 
 

@@ -211,7 +211,7 @@ def test_spinning_tests_are_capped_to_resident_programs() -> None:
     assert resident_instances(spinning, 132, 256, 512) == 512
 
 
-def test_threads_sharing_a_cta_share_the_instance_permutation() -> None:
+def test_threads_sharing_a_cta_share_the_instance_permutation_from_other_lanes() -> None:
     from litmus.codegen import CodegenOptions, generate
     from litmus.spec import load_paths
 
@@ -223,9 +223,13 @@ def test_threads_sharing_a_cta_share_the_instance_permutation() -> None:
 
     role0 = text.split("if role == 1")[0]
     perms = set(re.findall(r"k_T\d+ = tl.load\(perm \+ (\d+)\)", role0))
-    assert perms == {"0"}, perms
-    aliases = re.findall(r"i_T(\d+) = i_T0  #", role0)
-    assert len(aliases) == len(shared) - 1, aliases
+    assert perms == {"0"}, perms  # one instance permutation: the role's first thread's
+    # every other thread permutes the lanes of the same block by its own row, so its instance
+    # partners in the CTA sit in other hardware threads
+    for name in shared[1:]:
+        k = [u.name for u in t.threads].index(name)  # its ident T<k> and its perm row k
+        assert f"j_T{k} = (local * ((tl.load(perm + {2 * k}) % BLOCK) | 1)" in role0, name
+        assert f"x_T{k} = ((block * BLOCK + j_T{k}).to(tl.int64) * k_T0 + c_T0) % per_iter" in role0, name
 
 
 @pytest.mark.gpu

@@ -54,21 +54,45 @@ def test_every_role_plays_every_instance_once_and_partners_sit_elsewhere(
     perms = parallel_permutations(layout, programs, block, seed)
     n = programs * block * iterations
     tables = instance_table(layout, perms, programs, block, iterations)
-    for table in tables:  # a bijection onto [0, n)
+    for table in tables.values():  # a bijection onto [0, n)
         assert sorted(table.values()) == list(range(n))
-    where: list[list[int]] = [[0] * len(tables) for _ in range(n)]
-    for r, table in enumerate(tables):
-        for (_, pid, _), x in table.items():
+    roles = parallel_roles(layout)
+    where: list[list[int]] = [[0] * len(roles) for _ in range(n)]
+    for r, names in enumerate(roles):
+        for (_, pid, _), x in tables[names[0]].items():
             where[x][r] = pid
-    distinct = programs - 1 >= len(tables) - 1
+        for name in names[1:]:  # threads sharing a CTA play each instance in the same program
+            assert all(where[x][r] == pid for (_, pid, _), x in tables[name].items())
+    distinct = programs - 1 >= len(roles) - 1
     for progs in where:
         if programs > 1:
             assert all(p != progs[0] for p in progs[1:])
             if distinct:
                 assert len(set(progs)) == len(progs)
-    for names in parallel_roles(layout):  # threads sharing a CTA share the row
-        assert len({perms[layout.threads.index(nm)] for nm in names}) == 1
     assert all(k % 2 == 1 and 0 <= kc < block * max(programs - 1, 1) for k, kc in perms)
+
+
+SHARED = ["MP[relaxed-samecta-gpu]", "SYMM-barrier-p1[p1-acqrel-sys]", "BUG-aiter-2890[buggy-final-sync-relaxed]"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(test_id=st.sampled_from(SHARED), programs=st.integers(1, 9), log_block=st.integers(6, 9),
+       log_tile=st.integers(6, 9))
+def test_unshuffled_same_cta_partners_sit_in_other_hardware_threads(
+        test_id: str, programs: int, log_block: int, log_tile: int) -> None:
+    # Triton gives a hardware thread the lanes j, j + tile, j + 2 * tile, ... of a tensor (tile:
+    # 32 * num_warps lanes, or a multiple); lane s * BLOCK + j of a role's thread s must not play
+    # an instance that a lane of the same hardware thread plays for thread 0.
+    layout, block, tile = _layout(test_id), 1 << log_block, 1 << min(log_tile, log_block)
+    perms = parallel_permutations(layout, programs, block, None)
+    tables = instance_table(layout, perms, programs, block, 1)
+    shared = [names for names in parallel_roles(layout) if len(names) > 1]
+    assert shared
+    for names in shared:
+        lane_of = {x: j for (_, _, j), x in tables[names[0]].items()}
+        for slot, name in enumerate(names[1:], 1):
+            for (_, _, j), x in tables[name].items():
+                assert (slot * block + j) % tile != lane_of[x] % tile, (name, j)
 
 
 def test_rows_are_reproducible_and_change_with_the_seed() -> None:

@@ -9,7 +9,8 @@
 #     default preset, LONG_S seconds per test: the relaxed variant of each test, and MP release/acquire.
 #   one table: weak per kernel-second, per instance and per wall-second (benchmarks/peer/sbs_table.py).
 # Usage (repo root, on the GPU machine, the peer's sources in UPSTREAM, default .peer/upstream):
-#   bash benchmarks/peer/side_by_side.sh OUT     (knobs: CONFIGS=20 SCREEN_S=0.5 LONG_S=4 STRESS=default)
+#   bash benchmarks/peer/side_by_side.sh OUT     (knobs: CONFIGS=20 SCREEN_S=0.5 LONG_S=4 STRESS=default
+#     TESTS='mp mp-relaxed sb lb 2+2w wrc rwc iriw': the peer's tests to run, each with its litmus side)
 set -u
 O=${1:-${OUT:-/tmp/sbs-out}}
 mkdir -p "$O"
@@ -91,13 +92,20 @@ for t in $TESTS; do
 done
 step "peer long runs at each test's best config, ${LONG_S}s"
 for t in $TESTS; do prun long "$t" "timed-$t" "$(best "$t")" 7 "$LONG_S"; done
-prun long sb-sys timed-sb-sys "$(best sb)" 7 "$LONG_S"
-prun long lb-sys timed-lb-sys "$(best lb)" 7 "$LONG_S"
+has() { case " $TESTS " in *" $1 "*) return 0 ;; esac; return 1; }
+if has sb; then prun long sb-sys timed-sb-sys "$(best sb)" 7 "$LONG_S"; fi
+if has lb; then prun long lb-sys timed-lb-sys "$(best lb)" 7 "$LONG_S"; fi
 
-step "ours: bench_weak --instances 1048576 --stress $STRESS --seconds $LONG_S"
-timeout 300 python3 benchmarks/bench_weak.py --backend cuda --seconds "$LONG_S" --instances 1048576 \
-    --tests MP SB LB 2+2W WRC RWC IRIW --stress "$STRESS" --json "$O/sbs-ours-A.json" 2>&1 | grep -v Warning | tee -a "$LOG"
-timeout 100 python3 benchmarks/bench_weak.py --backend cuda --seconds "$LONG_S" --instances 1048576 --tests MP \
+OURS=""  # bench_weak's name of each peer test's relaxed shape
+for t in $TESTS; do
+  case $t in mp-relaxed) OURS="$OURS MP" ;; sb) OURS="$OURS SB" ;; lb) OURS="$OURS LB" ;; 2+2w) OURS="$OURS 2+2W" ;;
+    wrc) OURS="$OURS WRC" ;; rwc) OURS="$OURS RWC" ;; iriw) OURS="$OURS IRIW" ;; esac
+done
+step "ours: bench_weak --tests$OURS --instances 1048576 --stress $STRESS --seconds $LONG_S"
+# shellcheck disable=SC2086
+[ -n "$OURS" ] && timeout 300 python3 benchmarks/bench_weak.py --backend cuda --seconds "$LONG_S" --instances 1048576 \
+    --tests $OURS --stress "$STRESS" --json "$O/sbs-ours-A.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+has mp && timeout 100 python3 benchmarks/bench_weak.py --backend cuda --seconds "$LONG_S" --instances 1048576 --tests MP \
     --variant MP=relacq-xcta-gpu --stress "$STRESS" --json "$O/sbs-ours-C.json" 2>&1 | grep -v Warning | tee -a "$LOG"
 step "table"
 python3 $P/sbs_table.py "$PEER" "$O/sbs-ours-A.json" "$O/sbs-ours-C.json" >"$O/sbs-table.txt" 2>&1

@@ -333,12 +333,16 @@ def match_text(test: LitmusTest, target: str, text: str,
             # The op's own code first; else from its first instruction on along the control
             # flow, since the compiler may attribute a trailing wait or cache invalidate (an
             # AMDGCN acquire's buffer_inv) or a merged store to another line.
-            got = _match_own(rule, instrs, own) or _anchored(_match_rule(rule, instrs, own[0], edges), own, owner)
+            got = _match_own(rule, instrs, own)
+            if got is None and req.op_kind in ("load", "store") and not req.strong and _legally_merged(reqs, j):
+                # a plain access merged with a same-location access of its thread (a load forwarded
+                # from the thread's store: its lines hold the select of the stored value); an
+                # access further on is another op's, whatever line the table gives it
+                end[j] = own[-1]
+                continue
+            got = got or _anchored(_match_rule(rule, instrs, own[0], edges), own, owner)
             if got is None and req.op_kind in ("load", "store") and _legally_merged(reqs, j):  # e.g. an overwritten store
                 got = _match_rule(rule, instrs, own[0], edges)
-                if got is None and not req.strong:  # merged away: a plain access needs no instruction of its own
-                    end[j] = own[-1]
-                    continue
             if got is None:
                 unsized = (_match_own(rules[j], instrs, own)
                            or _anchored(_match_rule(rules[j], instrs, own[0], edges), own, owner)

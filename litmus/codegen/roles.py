@@ -300,7 +300,7 @@ def role_order(contexts: list[tuple[Thread, ThreadContext]],
     if options.shared_cta_order == "sequential" and aligned is not None:
         return aligned
     if options.shared_cta_order == "sequential":
-        return [(t, c, i) for t, c in contexts for i in range(len(t.instrs))]
+        return spins_last([(t, c, i) for t, c in contexts for i in range(len(t.instrs))])
     longest = max(len(t.instrs) for t, _ in contexts)
     return [(t, c, i) for i in range(longest) for t, c in contexts if i < len(t.instrs)]
 
@@ -520,12 +520,28 @@ def barrier_aligned_order(contexts: list[tuple[Thread, "ThreadContext"]]) -> lis
     order: list[tuple[Thread, "ThreadContext", int]] = []
     first_t, first_c = contexts[0]
     for k in range(len(segments[0])):
-        for (t, c), segs in zip(contexts, segments):
-            order += [(t, c, i) for i in segs[k][0]]
+        order += spins_last([(t, c, i) for (t, c), segs in zip(contexts, segments) for i in segs[k][0]])
         bar = segments[0][k][1]
         if bar is not None:
             order.append((first_t, first_c, bar))
     return order
+
+
+def spins_last(ops: list[tuple[Thread, "ThreadContext", int]]) -> list[tuple[Thread, "ThreadContext", int]]:
+    """``ops`` (threads of one CTA, each in its own order, between two CTA barriers) with every
+    thread's ops before its first spin moved ahead of every spin.
+
+    A spin's exit test reduces over all the program's lanes, which synchronises the CTA's
+    warps as a barrier does: emitted after another thread's spin, an op could never run before
+    that spin ends, and a missing CTA barrier (symm_mem's pattern 1 without its second
+    ``sync_threads``) could never show. Any interleaving that keeps each thread's order is a
+    schedule of the CTA; this one lets the other threads run ahead of a spinning one."""
+    first_spin: dict[str, int] = {}
+    for pos, (t, _, i) in enumerate(ops):
+        if isinstance(t.instrs[i], Spin) and t.name not in first_spin:
+            first_spin[t.name] = pos
+    early = [op for pos, op in enumerate(ops) if pos < first_spin.get(op[0].name, len(ops))]
+    return early + [op for pos, op in enumerate(ops) if pos >= first_spin.get(op[0].name, len(ops))]
 
 
 def kernel_def(name: str) -> list[str]:

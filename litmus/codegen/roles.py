@@ -156,9 +156,10 @@ def role_header(role: tuple[Thread, ...], options: CodegenOptions) -> list[str]:
 # ``32 * num_warps`` (or a multiple), so lanes ``j`` and ``s * BLOCK + j`` sit in one hardware
 # thread: with one lane per instance for every thread of a shared-CTA role, one hardware thread
 # would play all of an instance's same-CTA threads in program order, and no weak outcome (nor a
-# missing CTA barrier) between them could show. An odd rotation of at least 33 lanes per slot
-# puts the partners in other hardware threads (another warp for s = 1..3) for every power-of-two
-# tile from 64 lanes up, even with shuffling off; the slot's own perm row varies the pairing.
+# missing CTA barrier) between them could show. An odd rotation of 33 lanes per slot puts the
+# partners in other hardware threads for every power-of-two tile from 64 lanes up, even with
+# shuffling off (with four warps, for s = 1 to 3, mostly in another warp); the slot's own perm
+# row varies the pairing.
 SLOT_ROTATION = 33
 
 

@@ -2,6 +2,7 @@
 
     python benchmarks/bench_weak.py --backend cuda --seconds 5 --stress default heavy [--json OUT]
     python benchmarks/bench_weak.py --backend cpu --seconds 1 --tests MP       # smoke check, no GPU
+    python benchmarks/bench_weak.py --tests WRC IRIW --role-orders all          # every order of the roles
 
 For each test (catalog variants in :data:`VARIANTS`: relaxed accesses, the two sides in
 different CTAs) and each ``--stress`` value (a preset name or a stress JSON file: anything
@@ -10,7 +11,9 @@ API (``make_backend``, ``RunConfig``, ``backend.run_round``; weak outcomes count
 ``benchmarks.bench_run.count_weak``, i.e. the test's own target condition) for ``--seconds`` of
 round time; then the hand-written reference (``benchmarks/reference_weak.py``: resident
 programs only, every lane plays one role of two instances, relaxed gpu-scope PTX loads and
-stores) runs for the same time.  One table: test, side, instances, weak, weak/s, weak per
+stores) runs for the same time.  ``--role-orders all`` runs each test once per order of its
+roles (threads grouped by rank and CTA): a parallel-launch program plays the roles one after
+another in that order, so it fixes which role of an instance starts first.  One table: test, side, instances, weak, weak/s, weak per
 instance, instances/s; ``--json`` writes the rows with every parameter behind them.
 
 Seconds are round seconds as each side measures them: for litmus ``Round.seconds`` (reset,
@@ -135,9 +138,10 @@ def catalog_test(name: str, variant: str | None = None) -> Any:
     raise SystemExit(f"bench_weak: no variant {want!r} of {name} in catalog/{file}")
 
 
-def run_litmus(backend: Any, test: Any, stress: Any, instances: int, seconds: float, seed: int) -> Row:
+def run_litmus(backend: Any, test: Any, stress: Any, instances: int, seconds: float, seed: int,
+               label_roles: bool = False) -> Row:
     """Rounds of ``test`` under ``stress`` for about ``seconds`` of round time; weak outcomes by
-    ``count_weak``."""
+    ``count_weak``; ``label_roles``: name the role order in the row's side."""
     from benchmarks.bench_run import count_weak
     from litmus.run.config import RunConfig
 
@@ -148,11 +152,33 @@ def run_litmus(backend: Any, test: Any, stress: Any, instances: int, seconds: fl
     if more:
         w, s = count_weak(tally, test, replace(cfg, seed=seed + 2), more)
         weak, spent = weak + w, spent + s
-    detail = {"variant": test.id, "stress": stress.as_dict(), "instances_per_round": tally.instances // max(1, tally.rounds),
+    detail = {"variant": test.id, "role_order": role_label(test), "stress": stress.as_dict(),
+              "instances_per_round": tally.instances // max(1, tally.rounds),
               "instances_requested": instances, "kernel_seconds": tally.kernel_seconds,
               "count_seconds": tally.count_seconds, "seed": seed,
               "fallbacks": list(tally.last_extra.get("fallbacks", []))}
-    return Row(test.name, f"litmus/{stress.name}", tally.instances, weak, spent, tally.rounds, detail)
+    side = f"litmus/{stress.name}" + (f" roles {role_label(test)}" if label_roles else "")
+    return Row(test.name, side, tally.instances, weak, spent, tally.rounds, detail)
+
+
+def role_orders(test: Any) -> list[Any]:
+    """``test`` with its roles (threads grouped by rank and CTA) in every order, the catalog's
+    first: in the parallel launch each program plays the roles in this order, one after
+    another, so the order fixes which role of an instance starts first."""
+    from itertools import permutations
+
+    groups: dict[tuple[int, int], list[Any]] = {}
+    for t in test.threads:
+        groups.setdefault((t.rank, t.cta), []).append(t)
+    return [replace(test, threads=tuple(t for g in order for t in g)) for order in permutations(groups.values())]
+
+
+def role_label(test: Any) -> str:
+    """The role order of ``test``: its roles' first threads, in order."""
+    seen: dict[tuple[int, int], str] = {}
+    for t in test.threads:
+        seen.setdefault((t.rank, t.cta), t.name)
+    return "-".join(seen.values())
 
 
 def has_reference(name: str) -> bool:
@@ -258,6 +284,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--iterations", type=int, default=None, help="reference iterations per launch (default 16; cpu 2)")
     ap.add_argument("--access", choices=["relaxed", "rmw", "plain"], default=None,
                     help="reference accesses (default relaxed PTX; cpu plain)")
+    ap.add_argument("--role-orders", choices=["catalog", "all"], default="catalog",
+                    help="catalog: the roles in the catalog's order; all: every order of the test's roles, a row "
+                         "each (in the parallel launch a program plays the roles one after another in this order)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", type=Path, default=None, help="write the rows and parameters here")
     args = ap.parse_args(argv)
@@ -282,10 +311,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         described = backend.describe()
         stresses = [auto_stress(backend.name, described.get("device")) if spec == AUTO else load_stress(spec)
                     for spec in args.stress]
+        every = args.role_orders == "all"
         for name, test in tests.items():
             for stress in stresses:
-                rows.append(run_litmus(backend, test, stress, instances, seconds, args.seed))
-                print(progress(rows[-1]), flush=True)
+                for ordered in role_orders(test) if every else [test]:
+                    rows.append(run_litmus(backend, ordered, stress, instances, seconds, args.seed, label_roles=every))
+                    print(progress(rows[-1]), flush=True)
             if not has_reference(name):
                 continue
             rows.append(run_reference(name, args.backend, seconds, args.seed, args.block, args.iterations,

@@ -30,3 +30,22 @@ def test_cpu_smoke_mp(tmp_path: Path, capsys) -> None:
     assert sum(rows[2]["counts_by_code"]) == rows[2]["instances"]
     table = capsys.readouterr().out
     assert "weak/instance" in table and "reference" in table
+
+
+def test_role_orders_are_every_order_of_the_roles_catalog_first() -> None:
+    test = bench_weak.catalog_test("IRIW")
+    orders = bench_weak.role_orders(test)
+    labels = [bench_weak.role_label(t) for t in orders]
+    assert len(orders) == 24 and len(set(labels)) == 24  # four roles, one thread each
+    assert orders[0] == test and labels[0] == "P0-P1-P2-P3"
+    assert all(sorted(t.name for t in o.threads) == sorted(t.name for t in test.threads) for o in orders)
+    mp = bench_weak.catalog_test("MP", "relaxed-samecta-gpu")  # one role of two threads
+    assert [bench_weak.role_label(t) for t in bench_weak.role_orders(mp)] == ["P0"]
+
+
+def test_cpu_smoke_every_role_order(capsys) -> None:
+    doc = bench_weak.main(["--backend", "cpu", "--seconds", "0.1", "--tests", "2+2W", "--stress", "none",
+                           "--role-orders", "all"])
+    assert [(r["side"], r["role_order"]) for r in doc["rows"]] == [
+        ("litmus/none roles P0-P1", "P0-P1"), ("litmus/none roles P1-P0", "P1-P0")]
+    assert all(r["instances"] > 0 for r in doc["rows"])

@@ -407,6 +407,14 @@ def _barrier_partners(test: LitmusTest, reqs: list[Requirement]) -> dict[str, li
 VANISHED_EXPECTED = "an instruction of its own (the line table attributes none to this op)"
 
 
+def mergeable_plain_ops(test: LitmusTest) -> frozenset[str]:
+    """The ops (``"P0[3]"``) that are plain loads or stores their thread may merge with a
+    same-location access (:func:`_legally_merged`): such an op needs no instruction of its own."""
+    reqs = requirements(test)
+    return frozenset(f"{r.thread}[{r.instr_index}]" for k, r in enumerate(reqs)
+                     if r.op_kind in ("load", "store") and not r.strong and _legally_merged(reqs, k))
+
+
 def _legally_merged(reqs: list[Requirement], k: int) -> bool:
     """Whether requirement ``k``, which compiled to nothing, may have been merged legally: a
     fence next to another fence or barrier, or an access with a same-location access of its

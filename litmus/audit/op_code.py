@@ -174,17 +174,29 @@ def _merged_barrier(op: str, missing: frozenset[str], run: dict[str, frozenset[s
                for j in (k - 1, k + 1))
 
 
+_STRONG_QUALS = frozenset({"volatile", "relaxed", "acquire", "release", "sc", "acq_rel", "mmio"})
+
+
+def _plain_accesses(sigs: frozenset[str]) -> bool:
+    """Whether PTX signatures ``sigs`` are all plain (weak) loads and stores."""
+    return all(s.split(".")[0] in ("ld", "st") and not set(s.split(".")[1:]) & _STRONG_QUALS for s in sigs)
+
+
 def compare_op_code(audited: dict[str, frozenset[str]], run: dict[str, frozenset[str]], kernel: str,
-                    run_order: list[str] | None = None) -> list[str]:
+                    run_order: list[str] | None = None, mergeable: frozenset[str] = frozenset()) -> list[str]:
     """One line per op whose ordering-relevant instructions differ between the audited kernel
     and run kernel ``kernel`` (a signature the other kernel has without a line is excused; so is
-    a CTA barrier merged into the next one, given the run kernel's op order ``run_order``)."""
+    a CTA barrier merged into the next one, given the run kernel's op order ``run_order``, and a
+    plain access of ``mergeable`` that one kernel kept and the other merged away: it needs no
+    instruction of its own)."""
     diffs = []
     a_loose, r_loose = audited.get(UNATTRIBUTED, frozenset()), run.get(UNATTRIBUTED, frozenset())
     for op in sorted((set(audited) | set(run)) - {UNATTRIBUTED}):
         a, r = audited.get(op, frozenset()), run.get(op, frozenset())
         only_in_a, only_in_r = (a - r) - r_loose, (r - a) - a_loose
         if not only_in_r and run_order is not None and _merged_barrier(op, only_in_a, run, run_order):
+            continue
+        if op in mergeable and (not a or not r) and _plain_accesses(a | r):
             continue
         if only_in_a or only_in_r:
             only_a = ", ".join(sorted(only_in_a)) or "-"

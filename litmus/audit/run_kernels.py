@@ -7,7 +7,8 @@ start barrier), and parallel mode (every program plays every role).  Each of tho
 for the same target and compared op by op through the line table: it *differs* when some op
 compiled to other ordering-relevant instructions (say ``atom.release.sys`` in one and
 ``atom.relaxed.sys`` in the other), or when it misses a requirement the audited kernel meets.
-A CTA barrier the compiler merged into an adjacent barrier op is not a difference
+A CTA barrier the compiler merged into an adjacent barrier op is not a difference, nor is a plain
+access that one kernel kept and the other merged with a same-location access of its thread
 (:func:`litmus.audit.op_code.compare_op_code`).
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from litmus.audit.check import _kind_and_codegen_target, compiled_text, match_text
+from litmus.audit.check import _kind_and_codegen_target, compiled_text, match_text, mergeable_plain_ops
 from litmus.audit.op_code import compare_op_code, op_code, op_order
 from litmus.codegen.compiler import Compiled
 from litmus.codegen.options import AUDITED_KERNEL, RUN_KERNELS, CodegenOptions
@@ -42,7 +43,7 @@ def compare_kernels(test: LitmusTest, kind: str, audited: Compiled, run: Compile
     """
     a_text, r_text = compiled_text(audited, kind), compiled_text(run, kind)
     diffs = compare_op_code(op_code(a_text, kind, audited.source.text), op_code(r_text, kind, run.source.text),
-                            kernel, op_order(run.source.text))
+                            kernel, op_order(run.source.text), mergeable_plain_ops(test))
     had = {f.op for f in match_text(test, kind, a_text, audited.source.text)[1]}
     diffs += [f"{f.op}: the {kernel} kernel misses it (expected {f.expected}); the audited kernel has it"
               for f in match_text(test, kind, r_text, run.source.text)[1] if f.op not in had]

@@ -105,3 +105,17 @@ def test_a_cta_barrier_merged_into_the_adjacent_barrier_op_is_no_difference() ->
     assert compare_op_code(audited, lost, "parallel", order) != []
     # and so is a barrier op that turned into something else
     assert compare_op_code(audited, {**audited, "P0[1]": st}, "parallel", order) != []
+
+
+def test_a_mergeable_plain_access_kept_in_one_kernel_only_is_no_difference() -> None:
+    kept = {"P4[2]": frozenset({"ld.b8.global"})}
+    merged = {"P4[2]": frozenset()}
+    assert compare_op_code(merged, kept, "grid", mergeable=frozenset({"P4[2]"})) == []
+    assert compare_op_code(kept, merged, "grid", mergeable=frozenset({"P4[2]"})) == []
+    # not mergeable: a difference
+    assert compare_op_code(merged, kept, "grid") != []
+    # a strong access is never excused, nor a plain one that became another plain access
+    strong = {"P4[2]": frozenset({"ld.global.relaxed.sys"})}
+    assert compare_op_code(merged, strong, "grid", mergeable=frozenset({"P4[2]"})) != []
+    assert compare_op_code(kept, {"P4[2]": frozenset({"ld.b32.global"})}, "grid",
+                           mergeable=frozenset({"P4[2]"})) != []

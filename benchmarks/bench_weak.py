@@ -13,8 +13,9 @@ round time; then the hand-written reference (``benchmarks/reference_weak.py``: r
 programs only, every lane plays one role of two instances, relaxed gpu-scope PTX loads and
 stores) runs for the same time.  ``--role-orders all`` runs each test once per order of its
 roles (threads grouped by rank and CTA): a parallel-launch program plays the roles one after
-another in that order, so it fixes which role of an instance starts first.  One table: test, side, instances, weak, weak/s, weak per
-instance, instances/s; ``--json`` writes the rows with every parameter behind them.
+another in that order, so it fixes which role of an instance starts first.  One table: test,
+side, instances, weak, weak/s, weak per instance, instances/s; ``--json`` writes the rows with
+every parameter behind them.
 
 Seconds are round seconds as each side measures them: for litmus ``Round.seconds`` (reset,
 launch, count); for the reference the same three steps.  The first round of each side and

@@ -334,7 +334,7 @@ def match_text(test: LitmusTest, target: str, text: str,
             # flow, since the compiler may attribute a trailing wait or cache invalidate (an
             # AMDGCN acquire's buffer_inv) or a merged store to another line.
             got = _match_own(rule, instrs, own)
-            if got is None and req.op_kind in ("load", "store") and not req.strong and _legally_merged(reqs, j):
+            if got is None and _plain_mergeable(reqs, j):
                 # a plain access merged with a same-location access of its thread (a load forwarded
                 # from the thread's store: its lines hold the select of the stored value); an
                 # access further on is another op's, whatever line the table gives it
@@ -368,7 +368,7 @@ def match_text(test: LitmusTest, target: str, text: str,
                                      instrs[idx[shape.anchor]].line if idx else None))
             end[j] = idx[-1] if idx else own[-1]
             continue
-        if own_of and req.op_kind in ("load", "store") and not req.strong and _legally_merged(reqs, j):
+        if own_of and _plain_mergeable(reqs, j):
             # no instruction of its own, and legally none: a plain access the compiler merged with
             # one of the same location (a load forwarded from the thread's store): nothing to match
             # (vanished() says the same); another op's access of that width is no match for it
@@ -411,8 +411,14 @@ def mergeable_plain_ops(test: LitmusTest) -> frozenset[str]:
     """The ops (``"P0[3]"``) that are plain loads or stores their thread may merge with a
     same-location access (:func:`_legally_merged`): such an op needs no instruction of its own."""
     reqs = requirements(test)
-    return frozenset(f"{r.thread}[{r.instr_index}]" for k, r in enumerate(reqs)
-                     if r.op_kind in ("load", "store") and not r.strong and _legally_merged(reqs, k))
+    return frozenset(f"{r.thread}[{r.instr_index}]" for k, r in enumerate(reqs) if _plain_mergeable(reqs, k))
+
+
+def _plain_mergeable(reqs: list[Requirement], k: int) -> bool:
+    """Whether requirement ``k`` is a plain load or store that :func:`_legally_merged` lets its
+    thread merge: it needs no instruction of its own."""
+    r = reqs[k]
+    return r.op_kind in ("load", "store") and not r.strong and _legally_merged(reqs, k)
 
 
 def _legally_merged(reqs: list[Requirement], k: int) -> bool:

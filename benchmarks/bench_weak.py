@@ -168,18 +168,16 @@ def role_orders(test: Any) -> list[Any]:
     another, so the order fixes which role of an instance starts first."""
     from itertools import permutations
 
-    groups: dict[tuple[int, int], list[Any]] = {}
-    for t in test.threads:
-        groups.setdefault((t.rank, t.cta), []).append(t)
-    return [replace(test, threads=tuple(t for g in order for t in g)) for order in permutations(groups.values())]
+    from litmus.codegen.roles import cta_roles
+
+    return [replace(test, threads=tuple(t for g in order for t in g)) for order in permutations(cta_roles(test))]
 
 
 def role_label(test: Any) -> str:
     """The role order of ``test``: its roles' first threads, in order."""
-    seen: dict[tuple[int, int], str] = {}
-    for t in test.threads:
-        seen.setdefault((t.rank, t.cta), t.name)
-    return "-".join(seen.values())
+    from litmus.codegen.roles import cta_roles
+
+    return "-".join(role[0].name for role in cta_roles(test))
 
 
 def has_reference(name: str) -> bool:

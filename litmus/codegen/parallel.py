@@ -30,6 +30,7 @@ barriers aligned).
 from __future__ import annotations
 
 from litmus.codegen.roles import (
+    cta_roles,
     lane_lines,
     mask_line,
     op_lines,
@@ -156,10 +157,7 @@ def spin_hazards(test: LitmusTest) -> list[str]:
     written by an op earlier in the order.  Each role's ops are read in thread order, the way
     grid mode emits one-thread roles.
     """
-    groups: dict[tuple[int, int], list[Thread]] = {}
-    for t in test.threads:
-        groups.setdefault((t.rank, t.cta), []).append(t)
-    orders = [[(t, None, i) for t in role for i in range(len(t.instrs))] for role in groups.values()]
+    orders = [[(t, None, i) for t in role for i in range(len(t.instrs))] for role in cta_roles(test)]
     role_of = {t.name: (t.rank, t.cta) for t in test.threads}
     init = {loc.name: loc.init for loc in test.locations}
     order = phase_order(orders)  # type: ignore[arg-type]

@@ -33,8 +33,9 @@ def _ident(text: str) -> str:
     return re.sub(r"\W", "_", text)
 
 
-def _roles(test: LitmusTest, rank: int | None) -> tuple[tuple[Thread, ...], ...]:
-    """Threads grouped by (rank, cta), in order of first appearance; one group = one role."""
+def cta_roles(test: LitmusTest, rank: int | None = None) -> tuple[tuple[Thread, ...], ...]:
+    """Threads grouped by (rank, cta), in order of first appearance; one group = one role (of
+    rank ``rank`` only, when given)."""
     groups: dict[tuple[int, int], list[Thread]] = {}
     for t in test.threads:
         if rank is None or t.rank == rank:
@@ -75,14 +76,14 @@ def build_layout(test: LitmusTest, options: CodegenOptions) -> Layout:
     keys = tuple(f"{t}:{r}" for t, r in observable_registers(test))
     regs = widths.out_columns(keys, wide_registers(test, {l.name: l.bits for l in locs}))
     if options.mode == "grid":
-        kernels = (KernelEntry("litmus_grid", None, tuple(tuple(t.name for t in g) for g in _roles(test, None))),)
+        kernels = (KernelEntry("litmus_grid", None, tuple(tuple(t.name for t in g) for g in cta_roles(test))),)
     elif options.mode == "parallel":
-        kernels = (KernelEntry("litmus_parallel", None, tuple(tuple(t.name for t in g) for g in _roles(test, None)),
+        kernels = (KernelEntry("litmus_parallel", None, tuple(tuple(t.name for t in g) for g in cta_roles(test)),
                                parallel=True),)
     else:
         ranks = sorted({t.rank for t in test.threads})
         kernels = tuple(
-            KernelEntry(f"litmus_rank{r}", r, tuple(tuple(t.name for t in g) for g in _roles(test, r)))
+            KernelEntry(f"litmus_rank{r}", r, tuple(tuple(t.name for t in g) for g in cta_roles(test, r)))
             for r in ranks
         )
     return Layout(

@@ -23,24 +23,27 @@ def _role(test, rank: int, cta: int):
     return [(t, None) for t in test.threads if (t.rank, t.cta) == (rank, cta)]
 
 
-def test_a_thread_without_a_barrier_after_the_spin_reads_before_the_spin() -> None:
-    # symm_mem's pattern 1 without its second sync_threads: P1's read is not ordered after P0's
-    # acquire, and a spin's CTA-wide exit test would order it if emitted first
-    test = _variant("SYMM-barrier-p1[acqrel-nopost-sys]")
+def _spins_and_read(test_id: str) -> tuple[list[int], int, list[tuple[str, int]]]:
+    """In the program order of rank 0's CTA of ``test_id``: where P0's spins are, where P1's
+    last op (its read of the data) is, and the order itself."""
+    test = _variant(test_id)
     order = [(t.name, i) for t, _, i in role_order(_role(test, 0, 0), CodegenOptions())]
     p0_spins = [k for k, (name, i) in enumerate(order)
                 if name == "P0" and isinstance(test.threads[0].instrs[i], Spin)]
     p1_read = next(k for k, (name, i) in enumerate(order) if name == "P1" and i == len(test.threads[1].instrs) - 1)
+    return p0_spins, p1_read, order
+
+
+def test_a_thread_without_a_barrier_after_the_spin_reads_before_the_spin() -> None:
+    # symm_mem's pattern 1 without its second sync_threads: P1's read is not ordered after P0's
+    # acquire, and a spin's CTA-wide exit test would order it if emitted first
+    p0_spins, p1_read, order = _spins_and_read("SYMM-barrier-p1[acqrel-nopost-sys]")
     assert p0_spins and p1_read < min(p0_spins), order
 
 
 def test_a_barrier_still_orders_the_read_after_the_spin() -> None:
-    test = _variant("SYMM-barrier-p1[p1-acqrel-sys]")
-    order = [(t.name, i) for t, _, i in role_order(_role(test, 0, 0), CodegenOptions())]
-    p0_spins = [k for k, (name, i) in enumerate(order)
-                if name == "P0" and isinstance(test.threads[0].instrs[i], Spin)]
-    p1_read = next(k for k, (name, i) in enumerate(order) if name == "P1" and i == len(test.threads[1].instrs) - 1)
-    assert p1_read > max(p0_spins), order
+    p0_spins, p1_read, order = _spins_and_read("SYMM-barrier-p1[p1-acqrel-sys]")
+    assert p0_spins and p1_read > max(p0_spins), order
 
 
 @settings(max_examples=50, deadline=None)

@@ -198,7 +198,6 @@ _FENCE = re.compile(r"P\d+ #\d+ fence \w+ (?:gpu|sys)$")
 _NARROW_ACQUIRE = re.compile(r"P\d+ #\d+ load acquire \w+ on \S+ \((?:8|16)-bit\)$")
 _WEAK_LOAD = re.compile(r"(P\d+) #(\d+) load on (\S+)(?: \(\d+-bit\))?$")
 _BARRIER = re.compile(r"P\d+ #\d+ barrier sync$")
-_OP_THREAD = re.compile(r"P\d+ #\d+ ")
 _WIDE_ACQUIRE = re.compile(r"P\d+ #\d+ load acquire \w+ on \S+ \(64-bit\)$")
 _NARROW_RELAXED_LOAD = re.compile(r"P\d+ #\d+ load relaxed \w+ on \S+ \((?:8|16)-bit\)$")
 _AFTER = re.compile(r"which no control-flow path reaches after ((P\d+) #(\d+)) ")
@@ -273,17 +272,17 @@ def known_finding(test: LitmusTest, target: str, finding: Finding, findings: lis
         return "hip_fence_fallback_lost_in_loop.yaml"
     if _NARROW_ACQUIRE.match(finding.op) and "no `buffer_inv" in finding.found:
         return "hip_narrow_acquire_spin.yaml"
-    thread = _thread(test, finding.op.split()[0]) if _OP_THREAD.match(finding.op) else None
-    if (thread is not None and _WIDE_ACQUIRE.match(finding.op) and "no `buffer_inv" in finding.found
-            and _cta_size(test, thread.name) >= 2
-            and any(isinstance(i, Fence) or (isinstance(i, (Load, Rmw)) and i.sem in ("acquire", "acq_rel"))
-                    for i in thread.instrs)):
+    if _WIDE_ACQUIRE.match(finding.op) and "no `buffer_inv" in finding.found:
+        thread = _thread(test, finding.op.split()[0])
         # random seeds 17 (twice): an acquire, acq_rel RMW or fence before it, a CTA of two or more
-        return "hip_wide_acquire_spin_after_narrow_acquire.yaml"
-    if (thread is not None and _NARROW_RELAXED_LOAD.match(finding.op)
-            and "nothing: the compiler dropped this op" in finding.found
-            and any(isinstance(i, Fence) for i in thread.instrs) and has_branches(thread)):
-        return "hip_relaxed_byte_load_after_fence_in_loop.yaml"
+        if _cta_size(test, thread.name) >= 2 and any(
+                isinstance(i, Fence) or (isinstance(i, (Load, Rmw)) and i.sem in ("acquire", "acq_rel"))
+                for i in thread.instrs):
+            return "hip_wide_acquire_spin_after_narrow_acquire.yaml"
+    if _NARROW_RELAXED_LOAD.match(finding.op) and "nothing: the compiler dropped this op" in finding.found:
+        thread = _thread(test, finding.op.split()[0])
+        if any(isinstance(i, Fence) for i in thread.instrs) and has_branches(thread):
+            return "hip_relaxed_byte_load_after_fence_in_loop.yaml"
     return misplaced_before(test, target, finding, findings)
 
 

@@ -246,11 +246,13 @@ def versions() -> dict[str, Any]:
     return out
 
 
-def write_json(path: Path | None, doc: dict[str, Any]) -> None:
-    """Write a benchmark's JSON document to ``path`` (nothing when None) and say so."""
+def write_json(path: Path | None, doc: dict[str, Any], announce: bool = True) -> None:
+    """Write a benchmark's JSON document to ``path`` (nothing when None) and, with ``announce``,
+    say so."""
     if path is not None:
         path.write_text(json.dumps(doc, indent=2, default=str) + "\n")
-        print(f"wrote {path}")
+        if announce:
+            print(f"wrote {path}")
 
 
 def auto_stress(backend: str, device: str | None) -> Any:
@@ -307,25 +309,32 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     rows: list[Row] = []
     t0 = time.time()
     with make_backend(args.backend) as backend:
-        described = backend.describe()
+        described, versions_here = backend.describe(), versions()
+
+        def document() -> dict[str, Any]:
+            return {"command": ["benchmarks/bench_weak.py", *(argv if argv is not None else sys.argv[1:])],
+                    "backend": described, "versions": versions_here, "seconds_per_side": seconds,
+                    "wall_seconds": time.time() - t0, "rows": [r.as_dict() for r in rows]}
+
+        def keep(row: Row) -> None:  # every finished row is in --json at once: a killed run keeps them
+            rows.append(row)
+            print(progress(row), flush=True)
+            write_json(args.json, document(), announce=False)
+
         stresses = [auto_stress(backend.name, described.get("device")) if spec == AUTO else load_stress(spec)
                     for spec in args.stress]
         every = args.role_orders == "all"
         for name, test in tests.items():
             for stress in stresses:
                 for ordered in role_orders(test) if every else [test]:
-                    rows.append(run_litmus(backend, ordered, stress, instances, seconds, args.seed, label_roles=every))
-                    print(progress(rows[-1]), flush=True)
+                    keep(run_litmus(backend, ordered, stress, instances, seconds, args.seed, label_roles=every))
             if not has_reference(name):
                 continue
-            rows.append(run_reference(name, args.backend, seconds, args.seed, args.block, args.iterations,
-                                      args.access, args.programs, args.programs_per_sm))
-            print(progress(rows[-1]), flush=True)
+            keep(run_reference(name, args.backend, seconds, args.seed, args.block, args.iterations,
+                               args.access, args.programs, args.programs_per_sm))
     print()
     print(format_table(rows))
-    doc = {"command": ["benchmarks/bench_weak.py", *(argv if argv is not None else sys.argv[1:])],
-           "backend": described, "versions": versions(), "seconds_per_side": seconds,
-           "wall_seconds": time.time() - t0, "rows": [r.as_dict() for r in rows]}
+    doc = document()
     write_json(args.json, doc)
     return doc
 

@@ -49,3 +49,18 @@ def test_cpu_smoke_every_role_order(capsys) -> None:
     assert [(r["side"], r["role_order"]) for r in doc["rows"]] == [
         ("litmus/none roles P0-P1", "P0-P1"), ("litmus/none roles P1-P0", "P1-P0")]
     assert all(r["instances"] > 0 for r in doc["rows"])
+
+
+def test_each_finished_row_is_in_the_json_before_the_next_runs(tmp_path: Path, monkeypatch) -> None:
+    out = tmp_path / "weak.json"
+    seen: list[int] = []
+    real = bench_weak.run_litmus
+
+    def run_and_look(*args, **kwargs):  # what --json holds when the next row starts
+        seen.append(len(json.loads(out.read_text())["rows"]) if out.exists() else 0)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(bench_weak, "run_litmus", run_and_look)
+    bench_weak.main(["--backend", "cpu", "--seconds", "0.1", "--tests", "2+2W", "--stress", "none",
+                     "--role-orders", "all", "--json", str(out)])
+    assert seen == [0, 1]  # a run killed during the second row keeps the first

@@ -9,6 +9,7 @@ pyproject.toml). Every version inside it audits the catalog clean
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -32,6 +33,17 @@ def installed_triton() -> str | None:
         return importlib.metadata.version("triton")
     except importlib.metadata.PackageNotFoundError:
         return None
+
+
+def triton_bin() -> Path | None:
+    """The directory of the NVIDIA tools (``ptxas``, ``nvdisasm``, ``cuobjdump``) the installed
+    triton ships, or None when triton or that directory is missing (triton is not imported)."""
+    spec = importlib.util.find_spec("triton")
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(root) / "backends" / "nvidia" / "bin"
+        if path.is_dir():
+            return path
+    return None
 
 
 def declared_requirements() -> list[str] | None:

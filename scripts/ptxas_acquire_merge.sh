@@ -6,7 +6,8 @@
 # Usage: bash scripts/ptxas_acquire_merge.sh [PYTHON]   (default: python)
 set -eu
 PY=${1:-python}
-BIN=$("$PY" -c "import os, triton; print(os.path.join(os.path.dirname(triton.__file__), 'backends', 'nvidia', 'bin'))")
+BIN=$("$PY" -c "from litmus.toolchain import triton_bin; print(triton_bin() or '')")  # run from the repo root
+[ -n "$BIN" ] || { echo "$PY: triton ships no NVIDIA tools (backends/nvidia/bin)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$BIN/ptxas" --version | tail -n 1

@@ -97,8 +97,8 @@ def version_of(tool: str) -> str | None:
 
 def triton_bin(python: str) -> Path | None:
     """The directory of the ptxas that ``python``'s triton ships, if it has one."""
-    code = "import os, triton; print(os.path.join(os.path.dirname(triton.__file__), 'backends', 'nvidia', 'bin'))"
-    r = subprocess.run([python, "-c", code], capture_output=True, text=True)
+    code = "from litmus.toolchain import triton_bin; print(triton_bin() or '')"
+    r = subprocess.run([python, "-c", code], capture_output=True, text=True, cwd=REPO)
     return Path(r.stdout.strip()) if r.returncode == 0 and r.stdout.strip() else None
 
 

@@ -26,7 +26,6 @@ never a plain ``VIOLATION`` (``litmus.session.declared_or_violation`` decides it
 from __future__ import annotations
 
 import importlib.metadata
-import importlib.util
 import os
 import re
 import subprocess
@@ -40,6 +39,7 @@ from litmus.audit.compile import canonical_target
 from litmus.audit.expect import DeclaredFinding, version_in
 from litmus.errors import LitmusError
 from litmus.ir import Compute, Load, LitmusTest, Reg
+from litmus.toolchain import triton_bin
 
 DECLARED_MISCOMPILE = "declared-miscompile"
 """The verdict of a run whose forbidden outcomes a declared miscompile explains."""
@@ -80,12 +80,9 @@ def ptxas_path() -> Path | None:
     env = os.environ.get("TRITON_PTXAS_PATH")
     if env:
         return Path(env) if os.access(env, os.X_OK) else None
-    spec = importlib.util.find_spec("triton")
-    for root in (spec.submodule_search_locations or []) if spec else []:
-        path = Path(root) / "backends" / "nvidia" / "bin" / "ptxas"
-        if os.access(path, os.X_OK):
-            return path
-    return None
+    bundled = triton_bin()
+    path = bundled / "ptxas" if bundled is not None else None
+    return path if path is not None and os.access(path, os.X_OK) else None
 
 
 def ptxas_version(path: Path) -> str | None:

@@ -15,17 +15,14 @@ import shutil
 import subprocess
 import tempfile
 
+from litmus.toolchain import triton_bin
+
 
 def _nvdisasm() -> str | None:
     """Triton's bundled ``nvdisasm``, else one on PATH, else None."""
-    try:
-        import triton
-
-        bundled = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "nvdisasm")
-        if os.access(bundled, os.X_OK):
-            return bundled
-    except ImportError:
-        pass
+    bundled = triton_bin()
+    if bundled is not None and os.access(bundled / "nvdisasm", os.X_OK):
+        return str(bundled / "nvdisasm")
     return shutil.which("nvdisasm")
 
 

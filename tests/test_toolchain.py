@@ -122,3 +122,16 @@ def test_audit_says_nothing_about_a_supported_triton(monkeypatch: pytest.MonkeyP
     code, err = audit_without_compiling(monkeypatch, sb_file)
     assert code == 0 and "warning" not in err, err
 
+
+
+def test_triton_bin_is_the_directory_of_the_tools_the_installed_triton_ships() -> None:
+    import triton
+
+    found = toolchain.triton_bin()
+    assert found == Path(triton.__file__).parent / "backends" / "nvidia" / "bin"
+    assert (found / "ptxas").is_file()
+
+
+def test_triton_bin_is_none_without_triton(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(toolchain.importlib.util, "find_spec", lambda name: None)
+    assert toolchain.triton_bin() is None

@@ -61,6 +61,10 @@ class CodegenOptions:
     read (``litmus.codegen.ops.QUICK_QUIET``).  For the cpu backend, where one read of a spin is
     a pass of Python over every lane; on a GPU the fences of a proof change what a hunting
     variant shows, and a check every read slows every spin.
+    ``role_rotation``: in parallel mode, program ``pid`` plays the roles starting from role
+    ``pid % R`` (``R`` roles, a cyclic rotation of their order) instead of all programs playing
+    them in one order; tests with spins keep the one order (a rotation could put a spin ahead of
+    the write it waits for).
     """
 
     backend: str = "cuda"
@@ -73,6 +77,7 @@ class CodegenOptions:
     harness: bool = False
     quiesce: bool = False
     quick_hangs: bool = False
+    role_rotation: bool = False
 
     def __post_init__(self) -> None:
         for name, value, allowed in (

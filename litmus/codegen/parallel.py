@@ -20,7 +20,10 @@ iteration ``it``, lane ``j`` of program ``pid`` plays, for role ``r``, instance
 So for each role the map ``(it, pid, j) -> instance`` is a bijection onto ``[0, n_instances)``;
 ``litmus.run.parallel`` builds the rows and mirrors the map in Python.
 
-Op order: a spin must not wait for a write that every program reaches only later, so the ops of
+Op order: with ``CodegenOptions.role_rotation``, program ``pid`` of a spin-free test plays the
+roles in the cyclic rotation starting at role ``pid % R`` (one branch per rotation, the instance
+map unchanged), so the roles' ops meet in every relative order a rotation gives.  Otherwise a
+spin must not wait for a write that every program reaches only later, so the ops of
 all roles are emitted in *phases* split just before each spin: phase ``k`` holds each role's ops
 from its ``k``-th spin (inclusive) up to its next spin, role after role (phase 0: every role's
 ops before its first spin).  Within a role the order is grid mode's (``shared_cta_order``, CTA
@@ -74,6 +77,15 @@ def phase_order(orders: list[list[Op]]) -> list[Op]:
     return [op for k in range(max(len(c) for c in cut)) for c in cut if k < len(c) for op in c[k]]
 
 
+def role_rotations(test: LitmusTest, orders: list[list[Op]]) -> list[list[list[Op]]]:
+    """The role orders the programs of a rotating kernel play (``CodegenOptions.role_rotation``):
+    every cyclic rotation of ``orders``, or ``orders`` alone for a test with spins (a rotation
+    could put a spin ahead of the write it waits for) or with one role."""
+    if len(orders) < 2 or any(isinstance(i, Spin) for t in test.threads for i in t.instrs):
+        return [orders]
+    return [orders[r:] + orders[:r] for r in range(len(orders))]
+
+
 def _instance_offset_lines(p: str, row: str, lane: str, striped: bool) -> list[str]:
     """``x_<p>``: the instance (within one iteration) each lane of thread ``p`` plays, from its
     role's permutation row (``k_<row>``, ``kc_<row>``) at lane ``lane`` of the block; see the
@@ -125,8 +137,16 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
         all_contexts += contexts
         if len(role) == 1:
             lone_regs.update({ctx.regs[r]: r for _, ctx in contexts for r in ctx.regs})
-    body += op_lines(emitter, phase_order(orders), layout)
-    body += output_lines(layout, all_contexts)
+    rotations = role_rotations(test, orders) if options.role_rotation else [orders]
+    if len(rotations) == 1:
+        body += op_lines(emitter, phase_order(orders), layout) + output_lines(layout, all_contexts)
+    else:
+        body.append(f"rotation = pid % {len(rotations)}  # the role this program plays first")
+        for r, rotated in enumerate(rotations):
+            last = r == len(rotations) - 1  # an else, so every branch assigns what the others do
+            body.append(f"else:  # rotation == {r}" if last else f"{'if' if r == 0 else 'elif'} rotation == {r}:")
+            body += ["    " + line for line in op_lines(emitter, phase_order(rotated), layout)
+                     + output_lines(layout, all_contexts)]
     body = drop_overwritten_inits(body, lone_regs)
     lines = iteration_loop(drop_dead_assignments(pre + [LOOP_MARK] + body), options.backend)
     out = kernel_def(entry.name) + [

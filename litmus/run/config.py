@@ -42,7 +42,9 @@ class Stress:
     ``barrier_pct``: the percentage of those programs, chosen per round from the seed, that meet
     at the in-kernel start barrier when ``kernel_barrier`` is on; ``programs_per_sm``: at most
     this many programs per SM (0: as many as fit); ``parallel_programs``: at most
-    this many programs (0: as many as are resident at once).
+    this many programs (0: as many as are resident at once); ``role_rotation``: program ``pid``
+    of a spin-free test plays the roles in the rotation starting at role ``pid % R`` instead of
+    every program playing them in one order (``CodegenOptions.role_rotation``).
     """
 
     name: str = "none"
@@ -60,6 +62,7 @@ class Stress:
     barrier_pct: int = 100
     parallel_programs: int = 0
     programs_per_sm: int = 0
+    role_rotation: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """The parameters as a JSON-ready dict."""

@@ -373,16 +373,16 @@ class CudaBackend:
         from litmus.run.ahead import CompileAhead, KernelJob
 
         spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
-        launches = sorted({env.launch for env in config.environments})
+        launches = sorted({(env.launch, env.role_rotation and env.launch == "parallel") for env in config.environments})
         jobs: dict[KernelJob, None] = {}  # in run order; a starved variant's parallel rounds load its grid kernel
         for test in tests:
             if self.skip_reason(test) is not None:
                 continue
             grid_block = block_for(resident_instances(test, self.sm_count, self.block,
                                                       instance_count(config.instances)), self.block)
-            for launch in launches:
+            for launch, rotation in launches:
                 if launch == "parallel" and not self.parallel_hazards(test):
-                    options = self._options(self.block, spin_bound, "parallel")
+                    options = self._options(self.block, spin_bound, "parallel", rotation)
                 else:
                     options = self._options(grid_block, spin_bound)
                 jobs[KernelJob(test, options, self.num_warps, self.device.index or 0)] = None
@@ -425,14 +425,16 @@ class CudaBackend:
 
     # ------------------------------------------------------------------ internals
 
-    def _options(self, block: int, spin_bound: int | None, mode: str = "grid") -> CodegenOptions:
+    def _options(self, block: int, spin_bound: int | None, mode: str = "grid",
+                 role_rotation: bool = False) -> CodegenOptions:
         """The run kernel ``litmus audit`` checks (``codegen.options.RUN_KERNELS[mode]``), with
-        this launch's block and spin bound."""
+        this launch's block and spin bound (and, in parallel mode, the environment's role order)."""
         from dataclasses import replace
 
         from litmus.codegen.options import RUN_KERNELS
 
-        return replace(RUN_KERNELS[mode], backend="cuda", block=block, spin_bound=spin_bound)
+        return replace(RUN_KERNELS[mode], backend="cuda", block=block, spin_bound=spin_bound,
+                       role_rotation=role_rotation and mode == "parallel")
 
     def _prepare(self, test: LitmusTest, config: RunConfig) -> _Setup:
         from litmus.codegen import generate, load_kernel
@@ -531,10 +533,11 @@ class CudaBackend:
         stress = config.stress
         spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
         key = ("parallel", test, config.instances, self.block, stress.stride, spin_bound, control_words(stress),
-               stress.stress_programs if stress.mem_stress else 0, stress.parallel_programs, stress.programs_per_sm)
+               stress.stress_programs if stress.mem_stress else 0, stress.parallel_programs, stress.programs_per_sm,
+               stress.role_rotation)
         if (kept := self._cached(key, test)) is not None:
             return kept
-        options = self._options(self.block, spin_bound, "parallel")
+        options = self._options(self.block, spin_bound, "parallel", stress.role_rotation)
         self._await_ahead(test, options)
         source = generate(test, options)
         layout = source.layout

@@ -33,6 +33,12 @@ CASES: list[dict] = [
     {"name": "WRC-G3", "id": "WRC[relacq-sys]", "programs": 3, "block": 8, "iterations": 1, "seed": 3},
     {"name": "MP-harness", "id": "MP[relaxed-xcta-sys]", "programs": 4, "block": 4, "iterations": 2, "seed": 1,
      "harness": True},
+] + [
+    # every program plays the roles in the rotation starting at role pid % R; a spinning test keeps one order
+    {"name": f"{tid}-rotated-G{g}", "id": tid, "programs": g, "block": 4, "iterations": 2, "seed": 5 + g,
+     "rotation": True}
+    for tid in ("IRIW[relaxed-sys]", "WRC[relacq-sys]", "MP[relacq-samecta-sys]", "SYMM-barrier-p1[p1-acqrel-sys]")
+    for g in (3, 4)
 ]
 SPIN_BOUND = 2
 
@@ -62,13 +68,14 @@ def case_layout(case: dict, mode: str):
                     CodegenOptions(backend="interpreter", mode=mode, block=case["block"])).layout
 
 
-def assert_instance_matches(got: dict, x: int, test: LitmusTest, layout, order: list, program_of: dict,
+def assert_instance_matches(got: dict, x: int, test: LitmusTest, layout, orders: list, program_of: dict,
                             name: str) -> None:
     """Instance ``x`` of a runner's answer ``got`` (registers, final memory, status bits) is what
-    :func:`simulate` predicts when thread ``t`` runs in program ``program_of[t]``."""
+    :func:`simulate` predicts when thread ``t`` runs in program ``program_of[t]`` (program ``p``
+    running the ops in ``orders[p % len(orders)]``)."""
     from litmus.codegen.layout import HUNG_BIT
 
-    regs, mem, timeouts, hung = simulate(test, order, program_of, proves=layout.wait_slot is not None and layout.quiet_proof)
+    regs, mem, timeouts, hung = simulate(test, orders, program_of, proves=layout.wait_slot is not None and layout.quiet_proof)
     row = got["out"][x]
     for col, key in enumerate(layout.out_columns[:-1]):
         thread, reg = key.split(":", 1)
@@ -86,15 +93,15 @@ def runner_answer(out, heaps, layout, n: int, perms: list, source_text: str, **e
 
     return {"out": out.tolist(), "locs": {loc.name: col.tolist() for loc, col in
                                            zip(layout.locations, location_columns(heaps, layout, n))},
-            "perms": perms, "order": emitted_order(source_text), **extra}
+            "perms": perms, "orders": emitted_orders(source_text), **extra}
 
 
 def assert_grid_run_matches(got: dict, case: dict, test: LitmusTest, layout) -> None:
     """Every instance of a grid-mode runner's answer ``got`` for ``case`` is what
     :func:`simulate` predicts from the programs the mirror (:func:`grid_placement`) gives it."""
-    order = [tuple(op) for op in got["order"]]
+    orders = [[tuple(op) for op in order] for order in got["orders"]]
     for x, where in enumerate(grid_placement(layout, case, got["perms"])):
-        assert_instance_matches(got, x, test, layout, order, {t: prog for t, (prog, _) in where.items()}, case["name"])
+        assert_instance_matches(got, x, test, layout, orders, {t: prog for t, (prog, _) in where.items()}, case["name"])
 
 
 def grid_placement(layout, case: dict, perms: list) -> list[dict[str, tuple[int, int]]]:
@@ -141,20 +148,29 @@ def emitted_order(source_text: str) -> list[tuple[str, int]]:
     return [(m.group(1), int(m.group(2))) for m in re.finditer(r"# --- (\w+)\[(\d+)\]", source_text)]
 
 
+def emitted_orders(source_text: str) -> list[list[tuple[str, int]]]:
+    """The op order of each role rotation of a parallel kernel (``CodegenOptions.role_rotation``;
+    program ``p`` runs ``orders[p % len(orders)]``), or ``[emitted_order(source_text)]``."""
+    parts = re.split(r"^\s*(?:(?:if|elif) rotation == \d+:|else:  # rotation == \d+)$", source_text, flags=re.M)
+    return [emitted_order(parts[0]) + emitted_order(part) for part in parts[1:]] or [emitted_order(source_text)]
+
+
 def _rmw(op: str, old: int, value: int) -> int:
     return {"add": old + value, "exch": value, "and": old & value, "or": old | value, "xor": old ^ value,
             "min": min(old, value), "max": max(old, value)}[op]
 
 
-def simulate(test: LitmusTest, order: list[tuple[str, int]], program_of: dict[str, int],
+def simulate(test: LitmusTest, orders: list[list[tuple[str, int]]], program_of: dict[str, int],
              proves: bool = False) -> tuple[dict, dict, set, set]:
     """Registers, final memory, timed-out and proven-hung ``(thread, op index)`` of one
-    instance whose thread ``t`` runs in program ``program_of[t]``, ops in the kernel's emitted
-    ``order``.  With ``proves`` (a kernel that proves its hangs), a spin that cannot exit is
+    instance whose thread ``t`` runs in program ``program_of[t]``, program ``p``'s ops in the
+    kernel's emitted order ``orders[p % len(orders)]``.  With ``proves`` (a kernel that proves its hangs), a spin that cannot exit is
     hung, not timed out, when every other thread's program ran before its own (they all
     finished: the proof succeeds)."""
-    pos = {op: n for n, op in enumerate(order)}
-    events = sorted(pos, key=lambda op: (program_of[op[0]], pos[op]))
+    def pos(op: tuple[str, int]) -> int:
+        return orders[program_of[op[0]] % len(orders)].index(op)
+
+    events = sorted(orders[0], key=lambda op: (program_of[op[0]], pos(op)))
     mem = {loc.name: loc.init for loc in test.locations}
     regs = {t.name: dict(t.reg_init) for t in test.threads}
     timeouts, hung = set(), set()

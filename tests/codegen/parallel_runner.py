@@ -30,7 +30,7 @@ def run_case(case: dict) -> dict:
     test = with_coverage(load_case_test(case["id"]))
     g, block = case["programs"], case["block"]
     opts = CodegenOptions(backend="interpreter", mode="parallel", block=block, spin_bound=SPIN_BOUND,
-                          harness=case.get("harness", False))
+                          harness=case.get("harness", False), role_rotation=case.get("rotation", False))
     source = generate(test, opts)
     layout = source.layout
     kernel = getattr(load_kernel(source, interpret=None), "litmus_parallel")

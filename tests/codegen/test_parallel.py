@@ -16,8 +16,8 @@ from litmus.codegen import harness as h
 from litmus.ir import Spin
 from litmus.model import check
 from litmus.run.parallel import barrier_programs, instance_table, join_words, parallel_roles
-from tests.codegen.parallel_cases import (CASES, assert_instance_matches, case_layout, emitted_order, load_case_test,
-                                          run_interpreted, with_coverage)
+from tests.codegen.parallel_cases import (CASES, assert_instance_matches, case_layout, emitted_order, emitted_orders,
+                                          load_case_test, run_interpreted, with_coverage)
 
 
 @pytest.fixture(scope="module")
@@ -54,10 +54,10 @@ def test_every_instance_matches_the_mirror_and_the_emitted_order(results: dict, 
     got = results[case["name"]]
     test = with_coverage(load_case_test(case["id"]))
     layout = _layout(case)
-    order = [tuple(op) for op in got["order"]]
+    orders = [[tuple(op) for op in order] for order in got["orders"]]
     for x, where in enumerate(_programs_per_instance(case, got["perms"])):
         assert set(where) == set(layout.threads)
-        assert_instance_matches(got, x, test, layout, order, where, case["name"])
+        assert_instance_matches(got, x, test, layout, orders, where, case["name"])
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c["programs"] > 1], ids=lambda c: c["name"])
@@ -115,6 +115,21 @@ def test_phases_keep_each_role_in_grid_order_and_put_writes_before_spins() -> No
         seen[r] = seen.get(r, 0) + isinstance(test.thread(name).instrs[i], Spin)
         phase_seq.append(seen[r])
     assert phase_seq == sorted(phase_seq) and max(phase_seq) == 2
+
+
+def test_a_rotating_kernel_plays_every_cyclic_rotation_of_the_roles_and_a_spinning_one_keeps_one_order() -> None:
+    test = load_case_test("IRIW[relaxed-sys]")
+    one = emitted_orders(generate(test, CodegenOptions(mode="parallel", block=4)).text)
+    rotated = emitted_orders(generate(test, CodegenOptions(mode="parallel", block=4, role_rotation=True)).text)
+    roles = parallel_roles(generate(test, CodegenOptions(mode="parallel", block=4)).layout)
+    assert len(one) == 1 and len(rotated) == len(roles) == 4
+    first_role = [next(n for n, names in enumerate(roles) if order[0][0] in names) for order in rotated]
+    assert first_role == [0, 1, 2, 3]
+    assert all(sorted(order) == sorted(one[0]) for order in rotated)
+    for r, order in enumerate(rotated):  # role r first, then the others in their cyclic order
+        assert order == [op for k in range(4) for op in one[0] if op[0] in roles[(r + k) % 4]]
+    spinning = load_case_test("SYMM-barrier-p1[p1-acqrel-sys]")
+    assert len(emitted_orders(generate(spinning, CodegenOptions(mode="parallel", block=4, role_rotation=True)).text)) == 1
 
 
 def test_parallel_source_is_one_kernel_looping_over_iterations() -> None:

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Issue 31 on one GPU, in one device call: does the order in which a parallel-launch program plays
+# a test's roles decide how many weak outcomes it shows?
+#   bars:   the same-CTA barrier mutants (spins_last) with the H100 rotation -> OUT/bars.jsonl
+#   orders: bench_weak --role-orders all on 2+2W, WRC, RWC, IRIW (every role order, a row each)
+#   rotate: bench_weak with the default preset and the same with role_rotation (benchmarks/stress/default-rotated.json)
+# Usage (repo root, on the GPU machine): bash scripts/h100_roles.sh OUT   (PHASES="bars orders rotate", SECONDS_PER=1)
+set -u
+OUT=${1:?OUT}
+mkdir -p "$OUT"
+source scripts/h200_env.sh
+LOG=$OUT/roles.log
+S=${SECONDS_PER:-1}
+versions
+for what in ${PHASES:-bars orders rotate}; do
+case "$what" in
+  bars)
+    step "bars: SYMM-barrier-p1 COST-barrier-threads MP-block-consumer BUG-aiter-2890 BUG-cutlass-3117"
+    CATALOG="SYMM-barrier-p1 COST-barrier-threads MP-block-consumer BUG-aiter-2890 BUG-cutlass-3117" \
+      STRESS=docs/results/h100-rotation-3.json JSONL=$OUT/bars.jsonl RUN_TIMEOUT=${BARS_TIMEOUT:-150} \
+      timeout $((${BARS_TIMEOUT:-150} + 60)) bash scripts/h200_detect.sh catalog "$OUT/bars" >"$OUT/bars.log" 2>&1
+    grep -E "witnessed|VIOLATION|unseen|error" "$OUT/bars.log" | tail -n 30 | tee -a "$LOG"
+    ;;
+  orders)
+    step "bench_weak --role-orders all, ${S}s a row"
+    timeout 240 python3 benchmarks/bench_weak.py --backend cuda --seconds "$S" --instances 1048576 \
+      --tests 2+2W WRC RWC IRIW --role-orders all --json "$OUT/orders.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+    ;;
+  rotate)
+    step "bench_weak default vs default-rotated, ${S}s a row"
+    timeout 150 python3 benchmarks/bench_weak.py --backend cuda --seconds "$S" --instances 1048576 \
+      --tests MP SB LB 2+2W WRC RWC IRIW --stress default benchmarks/stress/default-rotated.json \
+      --json "$OUT/rotate.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+    ;;
+esac
+done

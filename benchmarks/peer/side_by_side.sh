@@ -6,10 +6,14 @@
 #     draws them, seeded), SCREEN_S seconds each; then each test's best config (weak per kernel-second)
 #     for LONG_S seconds.
 #   ours: benchmarks/bench_weak.py at 2^20 instances per round (litmus run's cuda default) with the
-#     default preset, LONG_S seconds per test: the relaxed variant of each test, and MP release/acquire.
+#     STRESS environments (default: the default preset), LONG_S seconds per test: the relaxed variant
+#     of each test, and MP release/acquire. With OURS_TUNE=1, ours gets the peer's tuning budget
+#     too: litmus tune on each test's relaxed variant, the default preset and CONFIGS-1 random
+#     environments, SCREEN_S seconds each; then a long run at each test's best.
 #   one table: weak per kernel-second, per instance and per wall-second (benchmarks/peer/sbs_table.py).
 # Usage (repo root, on the GPU machine, the peer's sources in UPSTREAM, default .peer/upstream):
 #   bash benchmarks/peer/side_by_side.sh OUT     (knobs: CONFIGS=20 SCREEN_S=0.5 LONG_S=4 STRESS=default
+#     (one or more presets or stress files) OURS_TUNE=0
 #     TESTS='mp mp-relaxed sb lb 2+2w wrc rwc iriw': the peer's tests to run, each with its litmus side)
 set -u
 O=${1:-${OUT:-/tmp/sbs-out}}
@@ -104,9 +108,23 @@ done
 step "ours: bench_weak --tests$OURS --instances 1048576 --stress $STRESS --seconds $LONG_S"
 # shellcheck disable=SC2086
 [ -n "$OURS" ] && timeout 300 python3 benchmarks/bench_weak.py --backend cuda --seconds "$LONG_S" --instances 1048576 \
-    --tests $OURS --stress "$STRESS" --json "$O/sbs-ours-A.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+    --tests $OURS --stress $STRESS --json "$O/sbs-ours-A.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+# shellcheck disable=SC2086
 has mp && timeout 100 python3 benchmarks/bench_weak.py --backend cuda --seconds "$LONG_S" --instances 1048576 --tests MP \
-    --variant MP=relacq-xcta-gpu --stress "$STRESS" --json "$O/sbs-ours-C.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+    --variant MP=relacq-xcta-gpu --stress $STRESS --json "$O/sbs-ours-C.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+TUNED=()
+if [ "${OURS_TUNE:-0}" = 1 ]; then
+  for t in $OURS; do
+    v=$(python3 -c "import sys; sys.path.insert(0, 'benchmarks'); from bench_weak import VARIANTS; f, v = VARIANTS['$t']; print(f'catalog/{f}', v)")
+    step "ours tuned: litmus tune ${v% *} --variant ${v#* } --trials $((CONFIGS - 1)) -t $SCREEN_S, then ${LONG_S}s at the best"
+    f="$O/ours-tuned-${t/+/p}.json"
+    timeout 200 python3 -m litmus tune "${v% *}" --variant "${v#* }" --backend cuda --trials $((CONFIGS - 1)) -t "$SCREEN_S" \
+        --instances 1048576 --seed 31 --no-save-for-device --out "$f" --log "$O/ours-tune-${t/+/p}.jsonl" 2>>"$LOG" | tail -n 4 | tee -a "$LOG"
+    [ -f "$f" ] && timeout 100 python3 benchmarks/bench_weak.py --backend cuda --seconds "$LONG_S" --instances 1048576 \
+        --tests "$t" --stress "$f" --json "$O/sbs-ours-T-${t/+/p}.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+    TUNED+=("$O/sbs-ours-T-${t/+/p}.json")
+  done
+fi
 step "table"
-python3 $P/sbs_table.py "$PEER" "$O/sbs-ours-A.json" "$O/sbs-ours-C.json" >"$O/sbs-table.txt" 2>&1
+python3 $P/sbs_table.py "$PEER" "$O/sbs-ours-A.json" "$O/sbs-ours-C.json" "${TUNED[@]}" >"$O/sbs-table.txt" 2>&1
 cat "$O/sbs-table.txt" | tee -a "$LOG"

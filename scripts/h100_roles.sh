@@ -17,8 +17,8 @@ case "$what" in
   bars)
     step "bars: SYMM-barrier-p1 COST-barrier-threads MP-block-consumer BUG-aiter-2890 BUG-cutlass-3117"
     CATALOG="SYMM-barrier-p1 COST-barrier-threads MP-block-consumer BUG-aiter-2890 BUG-cutlass-3117" \
-      STRESS=docs/results/h100-rotation-3.json JSONL=$OUT/bars.jsonl RUN_TIMEOUT=${BARS_TIMEOUT:-150} \
-      timeout $((${BARS_TIMEOUT:-150} + 60)) bash scripts/h200_detect.sh catalog "$OUT/bars" >"$OUT/bars.log" 2>&1
+      STRESS=docs/results/h100-rotation-3.json JSONL=$OUT/bars.jsonl RUN_TIMEOUT=${BARS_TIMEOUT:-120} \
+      timeout $((${BARS_TIMEOUT:-120} + 60)) bash scripts/h200_detect.sh catalog "$OUT/bars" >"$OUT/bars.log" 2>&1
     grep -E "witnessed|VIOLATION|unseen|error" "$OUT/bars.log" | tail -n 30 | tee -a "$LOG"
     ;;
   orders)

@@ -4,6 +4,10 @@
 #   bars:   the same-CTA barrier mutants (spins_last) with the H100 rotation -> OUT/bars.jsonl
 #   orders: bench_weak --role-orders all on 2+2W, WRC, RWC, IRIW (every role order, a row each)
 #   rotate: bench_weak with the default preset and the same with role_rotation (benchmarks/stress/default-rotated.json)
+#   catalog: the whole catalog (scripts/h200_detect.sh catalog) with docs/results/h100-rotation-3.json,
+#           or, when the rotate phase saw more weak outcomes per kernel-second with the rotation on
+#           at least 4 of its 7 tests, with the same rotation whose resident parallel environments
+#           (1 and 4) rotate the roles (-> OUT/h100-rotation-4.json); OUT/cat/ gets the JSONL and the mutation score
 # Usage (repo root, on the GPU machine): bash scripts/h100_roles.sh OUT   (PHASES="bars orders rotate", SECONDS_PER=1)
 set -u
 OUT=${1:?OUT}
@@ -31,6 +35,35 @@ case "$what" in
     timeout 150 python3 benchmarks/bench_weak.py --backend cuda --seconds "$S" --instances 1048576 \
       --tests MP SB LB 2+2W WRC RWC IRIW --stress default benchmarks/stress/default-rotated.json \
       --json "$OUT/rotate.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+    ;;
+  catalog)
+    stress=$(python3 - "$OUT" <<'PY'
+import json, sys
+from pathlib import Path
+out = Path(sys.argv[1])
+base = "docs/results/h100-rotation-3.json"
+try:
+    rows = json.loads((out / "rotate.json").read_text())["rows"]
+except (OSError, ValueError, KeyError):
+    rows = []
+rate = {(r["test"], r["side"]): r["weak"] / r["kernel_seconds"] if r.get("kernel_seconds") else 0.0 for r in rows}
+tests = sorted({t for t, _ in rate})
+wins = sum(rate.get((t, "litmus/default-rotated"), 0.0) > rate.get((t, "litmus/default"), 0.0) for t in tests)
+print(f"rotation wins on {wins} of {len(tests)} tests", file=sys.stderr)
+if len(tests) < 7 or wins < 4:
+    print(base)
+else:
+    doc = json.loads(Path(base).read_text())
+    for k in (0, 3):  # the two resident parallel environments (programs_per_sm 1 and 0)
+        doc["environments"][k]["role_rotation"] = True
+    (out / "h100-rotation-4.json").write_text(json.dumps(doc, indent=2) + "\n")
+    print(out / "h100-rotation-4.json")
+PY
+)
+    step "catalog with $stress"
+    STRESS=$stress JSONL=$OUT/detect-25.jsonl RUN_TIMEOUT=${CAT_TIMEOUT:-430} bash scripts/h200_detect.sh catalog "$OUT/cat" \
+      >"$OUT/catalog.log" 2>&1
+    tail -n 6 "$OUT/cat/detect.log" | tee -a "$LOG"
     ;;
 esac
 done

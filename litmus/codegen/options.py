@@ -123,7 +123,16 @@ def audited_kernel(backend: str) -> CodegenOptions:
 RUN_KERNELS: dict[str, CodegenOptions] = {
     "grid": CodegenOptions(mode="grid", block=RUN_BLOCK, harness=True, quiesce=True),
     "parallel": CodegenOptions(mode="parallel", block=RUN_BLOCK, harness=True, quiesce=True),
+    "parallel-rotated": CodegenOptions(mode="parallel", block=RUN_BLOCK, harness=True, quiesce=True,
+                                       role_rotation=True),
 }
-"""The kernels the ``cuda`` backend launches, by launch (``Stress.launch``): the backend takes
-these options and sets only the block (when asked for another) and the spin bound, so
-``litmus audit`` compiles and checks the very kernels that run (``litmus.audit.run_kernels``)."""
+"""The kernels the ``cuda`` backend launches, by launch (``Stress.launch``, and
+``Stress.role_rotation`` in parallel launch): the backend takes these options and sets only the
+block (when asked for another) and the spin bound, so ``litmus audit`` compiles and checks the
+very kernels that run (``litmus.audit.run_kernels``).  A test with spins gets the same source
+from both parallel entries (it never rotates), which the compile cache compiles once."""
+
+
+def run_kernel(launch: str, role_rotation: bool = False) -> str:
+    """The name in :data:`RUN_KERNELS` of the kernel an environment launches."""
+    return "parallel-rotated" if launch == "parallel" and role_rotation else launch

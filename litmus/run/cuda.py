@@ -427,14 +427,13 @@ class CudaBackend:
 
     def _options(self, block: int, spin_bound: int | None, mode: str = "grid",
                  role_rotation: bool = False) -> CodegenOptions:
-        """The run kernel ``litmus audit`` checks (``codegen.options.RUN_KERNELS[mode]``), with
-        this launch's block and spin bound (and, in parallel mode, the environment's role order)."""
+        """The run kernel ``litmus audit`` checks (``codegen.options.RUN_KERNELS``, the one of
+        ``mode`` and, in parallel mode, ``role_rotation``), with this launch's block and spin bound."""
         from dataclasses import replace
 
-        from litmus.codegen.options import RUN_KERNELS
+        from litmus.codegen.options import RUN_KERNELS, run_kernel
 
-        return replace(RUN_KERNELS[mode], backend="cuda", block=block, spin_bound=spin_bound,
-                       role_rotation=role_rotation and mode == "parallel")
+        return replace(RUN_KERNELS[run_kernel(mode, role_rotation)], backend="cuda", block=block, spin_bound=spin_bound)
 
     def _prepare(self, test: LitmusTest, config: RunConfig) -> _Setup:
         from litmus.codegen import generate, load_kernel

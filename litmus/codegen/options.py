@@ -62,8 +62,8 @@ class CodegenOptions:
     a pass of Python over every lane; on a GPU the fences of a proof change what a hunting
     variant shows, and a check every read slows every spin.
     ``role_rotation``: in parallel mode, program ``pid`` plays the roles starting from role
-    ``pid % R`` (``R`` roles, a cyclic rotation of their order) instead of all programs playing
-    them in one order; tests with spins keep the one order (a rotation could put a spin ahead of
+    ``(pid + it) % R`` in iteration ``it`` (``R`` roles, a cyclic rotation of their order)
+    instead of all programs playing them in one order; tests with spins keep the one order (a rotation could put a spin ahead of
     the write it waits for).
     """
 

@@ -20,10 +20,12 @@ iteration ``it``, lane ``j`` of program ``pid`` plays, for role ``r``, instance
 So for each role the map ``(it, pid, j) -> instance`` is a bijection onto ``[0, n_instances)``;
 ``litmus.run.parallel`` builds the rows and mirrors the map in Python.
 
-Op order: with ``CodegenOptions.role_rotation``, program ``pid`` of a spin-free test plays the
-roles in the cyclic rotation starting at role ``pid % R`` (one branch per rotation, the instance
-map unchanged), so the roles' ops meet in every relative order a rotation gives.  Otherwise a
-spin must not wait for a write that every program reaches only later, so the ops of
+Op order: a role whose threads share a CTA and spin has two program orders
+(``roles.role_orders``), and program ``pid`` plays alternative ``(pid + it) % n`` in iteration
+``it`` (``roles.order_branches``; alternative ``k`` takes each role's order ``k``).  With
+``CodegenOptions.role_rotation``, program ``pid`` of a spin-free test plays the roles in the
+cyclic rotation starting at role ``(pid + it) % R`` (one branch per rotation, the instance map
+unchanged), so the roles' ops meet in every relative order a rotation gives.  A spin must not wait for a write that every program reaches only later, so the ops of
 all roles are emitted in *phases* split just before each spin: phase ``k`` holds each role's ops
 from its ``k``-th spin (inclusive) up to its next spin, role after role (phase 0: every role's
 ops before its first spin).  Within a role the order is grid mode's (``shared_cta_order``, CTA
@@ -36,11 +38,12 @@ from litmus.codegen.roles import (
     cta_roles,
     lane_lines,
     mask_line,
-    op_lines,
     output_lines,
     role_header,
-    role_order,
+    ordered_lines,
+    role_orders,
     thread_contexts,
+    written_value,
     thread_setup,
     drop_dead_assignments,
     drop_overwritten_inits,
@@ -55,7 +58,7 @@ from litmus.codegen.harness import harness_lines
 from litmus.codegen.layout import KernelEntry, Layout
 from litmus.codegen.ops import Emitter, ThreadContext
 from litmus.codegen.options import CodegenOptions
-from litmus.ir import Const, LitmusTest, Rmw, Spin, Store, Thread, spin_exit_text, spin_exits
+from litmus.ir import LitmusTest, Spin, Thread, spin_exit_text, spin_exits
 
 Op = tuple[Thread, ThreadContext, int]
 
@@ -133,20 +136,15 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
             pre += _instance_offset_lines(ctx.ident, first, lane, striped=g > 0)
             body.append(f"i_{ctx.ident} = x_{ctx.ident} + it * per_iter  # thread {t.name}")
             body += thread_setup(layout, t, ctx)
-        orders.append(role_order(contexts, options))
+        orders.append(role_orders(test, contexts, options))
         all_contexts += contexts
         if len(role) == 1:
             lone_regs.update({ctx.regs[r]: r for _, ctx in contexts for r in ctx.regs})
-    rotations = role_rotations(test, orders) if options.role_rotation else [orders]
-    if len(rotations) == 1:
-        body += op_lines(emitter, phase_order(orders), layout) + output_lines(layout, all_contexts)
-    else:
-        body.append(f"rotation = pid % {len(rotations)}  # the role this program plays first")
-        for r, rotated in enumerate(rotations):
-            last = r == len(rotations) - 1  # an else, so every branch assigns what the others do
-            body.append(f"else:  # rotation == {r}" if last else f"{'if' if r == 0 else 'elif'} rotation == {r}:")
-            body += ["    " + line for line in op_lines(emitter, phase_order(rotated), layout)
-                     + output_lines(layout, all_contexts)]
+    n = max(len(o) for o in orders)  # a role's program orders (roles.role_orders), in turn
+    alternatives = [[o[k % len(o)] for o in orders] for k in range(n)]
+    if options.role_rotation and n == 1:
+        alternatives = role_rotations(test, alternatives[0])
+    body += ordered_lines(emitter, [phase_order(alt) for alt in alternatives], layout, output_lines(layout, all_contexts))
     body = drop_overwritten_inits(body, lone_regs)
     lines = iteration_loop(drop_dead_assignments(pre + [LOOP_MARK] + body), options.backend)
     out = kernel_def(entry.name) + [
@@ -154,17 +152,6 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
         "    pid = tl.program_id(0)"]
     out += ["    " + line for line in lines]
     return "\n".join(out) + "\n"
-
-
-def _written_value(ins: object) -> tuple[str, int | None] | None:
-    """``(location, value)`` that ``ins`` may write (value None: not a constant), or None."""
-    if isinstance(ins, Store):
-        return ins.loc, ins.value.value if isinstance(ins.value, Const) else None
-    if isinstance(ins, Rmw):
-        return ins.loc, ins.value.value if ins.op in ("cas", "exch") and isinstance(ins.value, Const) else None
-    if isinstance(ins, Spin) and ins.read.kind == "cas":
-        return ins.loc, ins.read.reset
-    return None
 
 
 def spin_hazards(test: LitmusTest) -> list[str]:
@@ -186,14 +173,14 @@ def spin_hazards(test: LitmusTest) -> list[str]:
         ins = t.instrs[i]
         if not isinstance(ins, Spin):
             continue
-        own = [w for j in range(i) if (w := _written_value(t.instrs[j])) is not None and w[0] == ins.loc]
+        own = [w for j in range(i) if (w := written_value(t.instrs[j])) is not None and w[0] == ins.loc]
         seen = {own[-1][1]} if own else {init.get(ins.loc, 0)}  # what the thread itself last left there
         seen |= {w[1] for u, _, j in order[:p] if role_of[u.name] != role_of[t.name]
-                 and (w := _written_value(u.instrs[j])) is not None and w[0] == ins.loc}
+                 and (w := written_value(u.instrs[j])) is not None and w[0] == ins.loc}
         if None in seen or any(spin_exits(ins, v) for v in seen):
             continue
         later = [f"{u.name}[{j}]" for u, _, j in order[p + 1:]
-                 if role_of[u.name] != role_of[t.name] and (w := _written_value(u.instrs[j])) is not None
+                 if role_of[u.name] != role_of[t.name] and (w := written_value(u.instrs[j])) is not None
                  and w[0] == ins.loc and (w[1] is None or spin_exits(ins, w[1]))]
         if later:
             hazards.append(f"{t.name}[{i}] waits for {spin_exit_text(ins)}, which only {', '.join(later)} "

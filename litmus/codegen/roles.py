@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Sequence
+from typing import Callable, Sequence
 
 from litmus.codegen.harness import harness_lines
 from litmus.codegen import widths
@@ -24,7 +24,7 @@ from litmus.codegen.layout import QUIET_FINISHED
 from litmus.codegen.ops import QUIET_PARK, Emitter, ThreadContext, active_var, jump_var
 from litmus.codegen.options import CodegenOptions
 from litmus.errors import Problem, UnsupportedError
-from litmus.ir import Barrier, Branch, Compute, Label, LitmusTest, Load, Reg, Rmw, Spin, Thread
+from litmus.ir import Barrier, Branch, Compute, Const, Label, LitmusTest, Load, Reg, Rmw, Spin, Store, Thread, spin_exits
 
 _MAX_SPINS = 31  # status bits in one int32 column
 
@@ -295,16 +295,101 @@ def thread_setup(layout: Layout, t: Thread, ctx: ThreadContext) -> list[str]:
     return lines
 
 
-def role_order(contexts: list[tuple[Thread, ThreadContext]],
-                options: CodegenOptions) -> list[tuple[Thread, ThreadContext, int]]:
-    """The one program order of a role's ops (``shared_cta_order``; CTA barriers aligned)."""
-    aligned = barrier_aligned_order(contexts) if len(contexts) > 1 else None
+def role_order(contexts: list[tuple[Thread, ThreadContext]], options: CodegenOptions,
+               spins_ahead: bool = False) -> list[tuple[Thread, ThreadContext, int]]:
+    """A program order of a role's ops (``shared_cta_order``; CTA barriers aligned).  Between
+    two CTA barriers the threads' ops come thread after thread, or with ``spins_ahead`` the
+    other threads' ops before their first spin ahead of every spin (:func:`spins_last`)."""
+    arrange = spins_last if spins_ahead else list
+    aligned = barrier_aligned_order(contexts, arrange) if len(contexts) > 1 else None
     if options.shared_cta_order == "sequential" and aligned is not None:
         return aligned
     if options.shared_cta_order == "sequential":
-        return spins_last([(t, c, i) for t, c in contexts for i in range(len(t.instrs))])
+        return arrange([(t, c, i) for t, c in contexts for i in range(len(t.instrs))])
     longest = max(len(t.instrs) for t, _ in contexts)
     return [(t, c, i) for i in range(longest) for t, c in contexts if i < len(t.instrs)]
+
+
+def role_orders(test: LitmusTest, contexts: list[tuple[Thread, ThreadContext]],
+                options: CodegenOptions) -> list[list[tuple[Thread, ThreadContext, int]]]:
+    """The program orders a role's programs take in turn (:func:`order_branches`).
+
+    A spin's exit test synchronises the CTA as a barrier does, so where threads that share a CTA
+    spin, one order cannot show both ways a missing CTA barrier fails: the other threads running
+    ahead of the spinning one (symm_mem's pattern 1 without its second ``sync_threads``:
+    :func:`spins_last`) and behind it (without its first: thread after thread).  Such a role
+    gets both, the second only when no spin in it waits for a later op of its own CTA
+    (:func:`stalls_own_cta`); any other role has its one order."""
+    ahead = role_order(contexts, options, spins_ahead=True)
+    behind = role_order(contexts, options)
+    if behind == ahead or stalls_own_cta(test, behind):
+        return [ahead]
+    return [ahead, behind]
+
+
+def written_value(ins: object) -> tuple[str, int | None] | None:
+    """``(location, value)`` that ``ins`` may write (value None: not a constant), or None."""
+    if isinstance(ins, Store):
+        return ins.loc, ins.value.value if isinstance(ins.value, Const) else None
+    if isinstance(ins, Rmw):
+        return ins.loc, ins.value.value if ins.op in ("cas", "exch") and isinstance(ins.value, Const) else None
+    if isinstance(ins, Spin) and ins.read.kind == "cas":
+        return ins.loc, ins.read.reset
+    return None
+
+
+def stalls_own_cta(test: LitmusTest, order: Sequence[tuple[Thread, object, int]]) -> bool:
+    """Whether a spin in ``order`` (the ops of threads that share a CTA) waits for a value that
+    only ops of its own CTA emitted after it write: its exit test holds the CTA, so it times out.
+    A value the location starts with, or that a thread outside the CTA may write, frees it."""
+    inside = {t.name for t, _, _ in order}
+    init = {loc.name: loc.init for loc in test.locations}
+    outside = [w for t in test.threads if t.name not in inside for ins in t.instrs
+               if (w := written_value(ins)) is not None]
+    for p, (t, _, i) in enumerate(order):
+        ins = t.instrs[i]
+        if not isinstance(ins, Spin):
+            continue
+        seen = {init.get(ins.loc, 0)} | {v for loc, v in outside if loc == ins.loc}
+        seen |= {w[1] for u, _, j in order[:p] if (w := written_value(u.instrs[j])) is not None and w[0] == ins.loc}
+        if None in seen or any(spin_exits(ins, v) for v in seen):
+            continue
+        if any((w := written_value(u.instrs[j])) is not None and w[0] == ins.loc
+               and (w[1] is None or spin_exits(ins, w[1])) for u, _, j in order[p + 1:]):
+            return True
+    return False
+
+
+def ordered_lines(emitter: Emitter, orders: list[list[tuple[Thread, ThreadContext, int]]], layout: Layout,
+                  tail: list[str]) -> list[str]:
+    """The lines of the ops of ``orders`` (:func:`op_lines`), which the programs take in turn
+    (:func:`order_branches`), then ``tail``.  The ops every order has at the same place at its
+    start or its end are emitted once, outside the branches: LLVM would merge their copies into
+    one instruction that the line table gives to neither copy."""
+    def key(op: tuple[Thread, ThreadContext, int]) -> tuple[str, int]:
+        return op[0].name, op[2]
+
+    first, size = orders[0], min(len(o) for o in orders)
+    head = next((k for k in range(size) if len({key(o[k]) for o in orders}) > 1), size)
+    tail_ops = next((k for k in range(size - head) if len({key(o[-1 - k]) for o in orders}) > 1), size - head)
+    middles = [op_lines(emitter, o[head:len(o) - tail_ops], layout) for o in orders]
+    return (op_lines(emitter, first[:head], layout) + order_branches(middles)
+            + op_lines(emitter, first[len(first) - tail_ops:], layout) + tail)
+
+
+def order_branches(bodies: list[list[str]]) -> list[str]:
+    """The lines of one program order (``bodies[0]`` alone), or of several that the programs
+    take in turn, program ``pid`` order ``(pid + it) % n`` in iteration ``it`` (so a launch of
+    one program per role plays each too): ``if play_order == 0: ... else:  # play_order == n-1``
+    (an ``else``, so every branch assigns what the others do)."""
+    if len(bodies) == 1:
+        return bodies[0]
+    lines = [f"play_order = (pid + it) % {len(bodies)}  # which of the {len(bodies)} op orders this program plays"]
+    for k, body in enumerate(bodies):
+        last = k == len(bodies) - 1
+        lines.append(f"else:  # play_order == {k}" if last else f"{'if' if k == 0 else 'elif'} play_order == {k}:")
+        lines += ["    " + line for line in body]
+    return lines
 
 
 def op_lines(emitter: Emitter, order: list[tuple[Thread, ThreadContext, int]],
@@ -418,8 +503,7 @@ def _role_lines(test: LitmusTest, layout: Layout, role: tuple[Thread, ...], emit
         body += thread_setup(layout, t, ctx)
     if options.harness:
         pre += harness_lines(layout.n_ranks)
-    body += op_lines(emitter, role_order(contexts, options), layout)
-    body += output_lines(layout, contexts)
+    body += ordered_lines(emitter, role_orders(test, contexts, options), layout, output_lines(layout, contexts))
     if width == 1:
         body = drop_overwritten_inits(body, {ctx.regs[r]: r for _, ctx in contexts for r in ctx.regs})
     return iteration_loop(drop_dead_assignments(pre + [LOOP_MARK] + body), options.backend)
@@ -497,13 +581,16 @@ def drop_overwritten_inits(lines: list[str], regs: dict[str, str]) -> list[str]:
     return keep
 
 
-def barrier_aligned_order(contexts: list[tuple[Thread, "ThreadContext"]]) -> list[tuple[Thread, "ThreadContext", int]] | None:
+def barrier_aligned_order(contexts: list[tuple[Thread, "ThreadContext"]],
+                          arrange: Callable[[list[tuple[Thread, "ThreadContext", int]]],
+                                            list[tuple[Thread, "ThreadContext", int]]] = list,
+                          ) -> list[tuple[Thread, "ThreadContext", int]] | None:
     """One program order for threads sharing a CTA that keeps their CTA barriers aligned.
 
     ``bar.sync`` means every thread of the CTA reaches barrier k before any passes it, so
-    each thread's ops between barriers k-1 and k are emitted (thread after thread) before
-    barrier k, which is emitted once.  Threads that use different numbers of barriers give
-    None (no aligned order exists).
+    each thread's ops between barriers k-1 and k are emitted (thread after thread, then put in
+    order by ``arrange``, e.g. :func:`spins_last`) before barrier k, which is emitted once.
+    Threads that use different numbers of barriers give None (no aligned order exists).
     """
     segments: list[list[tuple[list[int], int | None]]] = []
     for t, _ in contexts:
@@ -522,7 +609,7 @@ def barrier_aligned_order(contexts: list[tuple[Thread, "ThreadContext"]]) -> lis
     order: list[tuple[Thread, "ThreadContext", int]] = []
     first_t, first_c = contexts[0]
     for k in range(len(segments[0])):
-        order += spins_last([(t, c, i) for (t, c), segs in zip(contexts, segments) for i in segs[k][0]])
+        order += arrange([(t, c, i) for (t, c), segs in zip(contexts, segments) for i in segs[k][0]])
         bar = segments[0][k][1]
         if bar is not None:
             order.append((first_t, first_c, bar))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from litmus.codegen.layout import Layout
@@ -33,3 +34,10 @@ class KernelSource:
     def kernel_names(self) -> tuple[str, ...]:
         """The ``@triton.jit`` functions the module defines."""
         return tuple(k.name for k in self.layout.kernels)
+
+    @property
+    def play_orders(self) -> int:
+        """How many op orders the programs take in turn (``litmus.codegen.roles.order_branches``):
+        a launch needs at least this many programs, or iterations, to play each."""
+        return max((int(n) for n in re.findall(r"^\s*play_order = \(pid \+ it\) % (\d+)", self.text, re.M)),
+                   default=1)

@@ -524,6 +524,15 @@ class CpuBackend:
         pool = self._ensure_workers(roles)
         derived = role_per_rank(test)
         options = self._options(n, spin_bound)
+        # one program plays every instance (a spin on another program's flag would hang the
+        # interpreter); a kernel that takes turns at op orders, one per iteration, gets enough
+        # iterations (a power of two, as BLOCK is) to play each
+        try:
+            turns = generate(derived, options).play_orders
+        except LitmusError:  # the worker meets it too, and reports it as the variant's error
+            turns = 1
+        if turns > 1:
+            options = self._options(max(n >> (turns - 1).bit_length(), 1), spin_bound)
         layout = build_layout(derived, options)
         plan = heap_plan(layout, n, config.stress.stride)
         heaps = [torch.zeros(plan.words, dtype=torch.int32).share_memory_() for _ in range(layout.n_ranks)]

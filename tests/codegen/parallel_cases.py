@@ -69,13 +69,14 @@ def case_layout(case: dict, mode: str):
 
 
 def assert_instance_matches(got: dict, x: int, test: LitmusTest, layout, orders: list, program_of: dict,
-                            name: str) -> None:
+                            name: str, iteration: int = 0) -> None:
     """Instance ``x`` of a runner's answer ``got`` (registers, final memory, status bits) is what
     :func:`simulate` predicts when thread ``t`` runs in program ``program_of[t]`` (program ``p``
-    running the ops in ``orders[p % len(orders)]``)."""
+    running the ops in ``orders[(p + iteration) % len(orders)]``)."""
     from litmus.codegen.layout import HUNG_BIT
 
-    regs, mem, timeouts, hung = simulate(test, orders, program_of, proves=layout.wait_slot is not None and layout.quiet_proof)
+    regs, mem, timeouts, hung = simulate(test, orders, program_of, proves=layout.wait_slot is not None and layout.quiet_proof,
+                                         iteration=iteration)
     row = got["out"][x]
     for col, key in enumerate(layout.out_columns[:-1]):
         thread, reg = key.split(":", 1)
@@ -101,7 +102,9 @@ def assert_grid_run_matches(got: dict, case: dict, test: LitmusTest, layout) -> 
     :func:`simulate` predicts from the programs the mirror (:func:`grid_placement`) gives it."""
     orders = [[tuple(op) for op in order] for order in got["orders"]]
     for x, where in enumerate(grid_placement(layout, case, got["perms"])):
-        assert_instance_matches(got, x, test, layout, orders, {t: prog for t, (prog, _) in where.items()}, case["name"])
+        [iteration] = {it for _, it in where.values()}
+        assert_instance_matches(got, x, test, layout, orders, {t: prog for t, (prog, _) in where.items()}, case["name"],
+                                iteration)
 
 
 def grid_placement(layout, case: dict, perms: list) -> list[dict[str, tuple[int, int]]]:
@@ -149,10 +152,24 @@ def emitted_order(source_text: str) -> list[tuple[str, int]]:
 
 
 def emitted_orders(source_text: str) -> list[list[tuple[str, int]]]:
-    """The op order of each role rotation of a parallel kernel (``CodegenOptions.role_rotation``;
-    program ``p`` runs ``orders[p % len(orders)]``), or ``[emitted_order(source_text)]``."""
-    parts = re.split(r"^\s*(?:(?:if|elif) rotation == \d+:|else:  # rotation == \d+)$", source_text, flags=re.M)
-    return [emitted_order(parts[0]) + emitted_order(part) for part in parts[1:]] or [emitted_order(source_text)]
+    """The op order of each alternative a kernel's programs take in turn
+    (``litmus.codegen.roles.order_branches``: program ``p`` runs ``orders[p % len(orders)]``):
+    alternative ``k`` holds the ops outside every ``play_order`` branch and those of branch ``k``,
+    in text order (in grid mode every role's, each program running its own role's)."""
+    header = re.compile(r"^(\s*)(?:(?:if|elif) play_order == (\d+):|else:  # play_order == (\d+))$")
+    ops: list[tuple[int | None, tuple[str, int]]] = []
+    branch: tuple[int, int] | None = None  # (indent of the header, alternative)
+    for line in source_text.splitlines():
+        indent = len(line) - len(line.lstrip())
+        if m := header.match(line):
+            branch = (len(m.group(1)), int(m.group(2) or m.group(3)))
+            continue
+        if branch is not None and line.strip() and indent <= branch[0]:
+            branch = None
+        if m := re.search(r"# --- (\w+)\[(\d+)\]", line):
+            ops.append((branch[1] if branch else None, (m.group(1), int(m.group(2)))))
+    n = 1 + max((k for k, _ in ops if k is not None), default=0)
+    return [[op for k, op in ops if k in (None, alt)] for alt in range(n)]
 
 
 def _rmw(op: str, old: int, value: int) -> int:
@@ -161,14 +178,14 @@ def _rmw(op: str, old: int, value: int) -> int:
 
 
 def simulate(test: LitmusTest, orders: list[list[tuple[str, int]]], program_of: dict[str, int],
-             proves: bool = False) -> tuple[dict, dict, set, set]:
+             proves: bool = False, iteration: int = 0) -> tuple[dict, dict, set, set]:
     """Registers, final memory, timed-out and proven-hung ``(thread, op index)`` of one
-    instance whose thread ``t`` runs in program ``program_of[t]``, program ``p``'s ops in the
-    kernel's emitted order ``orders[p % len(orders)]``.  With ``proves`` (a kernel that proves its hangs), a spin that cannot exit is
+    instance of iteration ``iteration`` whose thread ``t`` runs in program ``program_of[t]``,
+    program ``p``'s ops in the kernel's emitted order ``orders[(p + iteration) % len(orders)]``.  With ``proves`` (a kernel that proves its hangs), a spin that cannot exit is
     hung, not timed out, when every other thread's program ran before its own (they all
     finished: the proof succeeds)."""
     def pos(op: tuple[str, int]) -> int:
-        return orders[program_of[op[0]] % len(orders)].index(op)
+        return orders[(program_of[op[0]] + iteration) % len(orders)].index(op)
 
     events = sorted(orders[0], key=lambda op: (program_of[op[0]], pos(op)))
     mem = {loc.name: loc.init for loc in test.locations}

@@ -57,7 +57,8 @@ def test_every_instance_matches_the_mirror_and_the_emitted_order(results: dict, 
     orders = [[tuple(op) for op in order] for order in got["orders"]]
     for x, where in enumerate(_programs_per_instance(case, got["perms"])):
         assert set(where) == set(layout.threads)
-        assert_instance_matches(got, x, test, layout, orders, where, case["name"])
+        assert_instance_matches(got, x, test, layout, orders, where, case["name"],
+                                x // (case["programs"] * case["block"]))
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c["programs"] > 1], ids=lambda c: c["name"])

@@ -78,7 +78,10 @@ PRESETS: dict[str, Stress] = {
     "none": Stress(name="none", shuffle=False, barrier=False),
     # one program per SM: 88x (MP) to 468x (LB) the weak outcomes per kernel-second of every SM's
     # resident programs on an H100 (docs/detection.md, "Why the peer saw more": benchmarks/ablation.py)
-    "default": Stress(name="default", shuffle=True, barrier=True, stride=1, launch="parallel", programs_per_sm=1),
+    # programs take turns at every cyclic order of the roles: 1.04x (MP) to 1.75x (RWC) the weak
+    # outcomes per kernel-second of one order on an H100 (docs/results/h100-role-rotation.json)
+    "default": Stress(name="default", shuffle=True, barrier=True, stride=1, launch="parallel", programs_per_sm=1,
+                      role_rotation=True),
     # every SM's resident programs: more instances per launch, and spinning instances that one
     # program per SM leaves timed out end here (the default rotation, litmus.run.tuned, has both)
     "resident": Stress(name="resident", shuffle=True, barrier=True, stride=1, launch="parallel"),

@@ -63,8 +63,8 @@ class CodegenOptions:
     variant shows, and a check every read slows every spin.
     ``role_rotation``: in parallel mode, program ``pid`` plays the roles starting from role
     ``(pid + it) % R`` in iteration ``it`` (``R`` roles, a cyclic rotation of their order)
-    instead of all programs playing them in one order; tests with spins keep the one order (a rotation could put a spin ahead of
-    the write it waits for).
+    instead of all programs playing them in one order; tests with spins keep the one order (a
+    rotation could put a spin ahead of the write it waits for).
     """
 
     backend: str = "cuda"

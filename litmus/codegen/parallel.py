@@ -25,10 +25,11 @@ Op order: a role whose threads share a CTA and spin has two program orders
 ``it`` (``roles.order_branches``; alternative ``k`` takes each role's order ``k``).  With
 ``CodegenOptions.role_rotation``, program ``pid`` of a spin-free test plays the roles in the
 cyclic rotation starting at role ``(pid + it) % R`` (one branch per rotation, the instance map
-unchanged), so the roles' ops meet in every relative order a rotation gives.  A spin must not wait for a write that every program reaches only later, so the ops of
-all roles are emitted in *phases* split just before each spin: phase ``k`` holds each role's ops
-from its ``k``-th spin (inclusive) up to its next spin, role after role (phase 0: every role's
-ops before its first spin).  Within a role the order is grid mode's (``shared_cta_order``, CTA
+unchanged), so the roles' ops meet in every relative order a rotation gives.  A spin must not
+wait for a write that every program reaches only later, so the ops of all roles are emitted in
+*phases* split just before each spin: phase ``k`` holds each role's ops from its ``k``-th spin
+(inclusive) up to its next spin, role after role (phase 0: every role's ops before its first
+spin).  Within a role the order is grid mode's (``shared_cta_order``, CTA
 barriers aligned).
 """
 

@@ -341,7 +341,8 @@ def written_value(ins: object) -> tuple[str, int | None] | None:
 def stalls_own_cta(test: LitmusTest, order: Sequence[tuple[Thread, object, int]]) -> bool:
     """Whether a spin in ``order`` (the ops of threads that share a CTA) waits for a value that
     only ops of its own CTA emitted after it write: its exit test holds the CTA, so it times out.
-    A value the location starts with, or that a thread outside the CTA may write, frees it."""
+    What the thread itself last left there (else the initial value), a value another thread of
+    the CTA wrote before, or one a thread outside the CTA may write, frees it."""
     inside = {t.name for t, _, _ in order}
     init = {loc.name: loc.init for loc in test.locations}
     outside = [w for t in test.threads if t.name not in inside for ins in t.instrs
@@ -350,8 +351,11 @@ def stalls_own_cta(test: LitmusTest, order: Sequence[tuple[Thread, object, int]]
         ins = t.instrs[i]
         if not isinstance(ins, Spin):
             continue
-        seen = {init.get(ins.loc, 0)} | {v for loc, v in outside if loc == ins.loc}
-        seen |= {w[1] for u, _, j in order[:p] if (w := written_value(u.instrs[j])) is not None and w[0] == ins.loc}
+        own = [w for j in range(i) if (w := written_value(t.instrs[j])) is not None and w[0] == ins.loc]
+        seen = {own[-1][1]} if own else {init.get(ins.loc, 0)}  # what the thread itself last left there
+        seen |= {v for loc, v in outside if loc == ins.loc}
+        seen |= {w[1] for u, _, j in order[:p] if u is not t and (w := written_value(u.instrs[j])) is not None
+                 and w[0] == ins.loc}
         if None in seen or any(spin_exits(ins, v) for v in seen):
             continue
         if any((w := written_value(u.instrs[j])) is not None and w[0] == ins.loc
@@ -377,6 +381,14 @@ def ordered_lines(emitter: Emitter, orders: list[list[tuple[Thread, ThreadContex
             + op_lines(emitter, first[len(first) - tail_ops:], layout) + tail)
 
 
+_PLAY_ORDER = "play_order = (pid + it) % "
+
+
+def play_orders(text: str) -> int:
+    """How many op orders the programs of generated source ``text`` take in turn (1: one)."""
+    return max((int(n) for n in re.findall(rf"^\s*{re.escape(_PLAY_ORDER)}(\d+)", text, re.M)), default=1)
+
+
 def order_branches(bodies: list[list[str]]) -> list[str]:
     """The lines of one program order (``bodies[0]`` alone), or of several that the programs
     take in turn, program ``pid`` order ``(pid + it) % n`` in iteration ``it`` (so a launch of
@@ -384,7 +396,7 @@ def order_branches(bodies: list[list[str]]) -> list[str]:
     (an ``else``, so every branch assigns what the others do)."""
     if len(bodies) == 1:
         return bodies[0]
-    lines = [f"play_order = (pid + it) % {len(bodies)}  # which of the {len(bodies)} op orders this program plays"]
+    lines = [f"{_PLAY_ORDER}{len(bodies)}  # which of the {len(bodies)} op orders this program plays"]
     for k, body in enumerate(bodies):
         last = k == len(bodies) - 1
         lines.append(f"else:  # play_order == {k}" if last else f"{'if' if k == 0 else 'elif'} play_order == {k}:")

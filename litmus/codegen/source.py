@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 
 from litmus.codegen.layout import Layout
@@ -39,5 +38,6 @@ class KernelSource:
     def play_orders(self) -> int:
         """How many op orders the programs take in turn (``litmus.codegen.roles.order_branches``):
         a launch needs at least this many programs, or iterations, to play each."""
-        return max((int(n) for n in re.findall(r"^\s*play_order = \(pid \+ it\) % (\d+)", self.text, re.M)),
-                   default=1)
+        from litmus.codegen.roles import play_orders
+
+        return play_orders(self.text)

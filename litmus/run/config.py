@@ -44,8 +44,8 @@ class Stress:
     this many programs per SM (0: as many as fit); ``parallel_programs``: at most
     this many programs (0: as many as are resident at once); ``role_rotation``: program ``pid``
     of a spin-free test plays the roles in the rotation starting at role ``(pid + it) % R`` in
-    iteration ``it`` instead of
-    every program playing them in one order (``CodegenOptions.role_rotation``).
+    iteration ``it`` instead of every program playing them in one order
+    (``CodegenOptions.role_rotation``).
     """
 
     name: str = "none"

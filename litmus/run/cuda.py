@@ -373,7 +373,7 @@ class CudaBackend:
         from litmus.run.ahead import CompileAhead, KernelJob
 
         spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
-        launches = sorted({(env.launch, env.role_rotation and env.launch == "parallel") for env in config.environments})
+        launches = sorted({(env.launch, env.role_rotation) for env in config.environments})
         jobs: dict[KernelJob, None] = {}  # in run order; a starved variant's parallel rounds load its grid kernel
         for test in tests:
             if self.skip_reason(test) is not None:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from litmus.codegen.options import CodegenOptions
 from litmus.codegen.roles import role_order, role_orders, spins_last, stalls_own_cta
-from litmus.ir import Spin
+from litmus.ir import Barrier, Spin
 from litmus.spec import find_pattern, load_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,3 +114,24 @@ def test_spins_last_keeps_every_threads_order(ops: list[tuple[int, bool]]) -> No
     firsts = {u.name: k for k, (u, _, i) in reversed(list(enumerate(out))) if isinstance(u.instrs[i], Spin)}
     before = [k for k, (u, _, i) in enumerate(out) if k < firsts.get(u.name, len(out))]
     assert not spins or max(before, default=-1) < min(spins)
+
+
+def test_every_order_of_every_catalog_role_plays_each_op_once_in_its_threads_order() -> None:
+    from litmus.codegen.roles import cta_roles
+    from litmus.spec import load_tests
+
+    two = 0
+    for test in load_tests([str(ROOT / "catalog")]):
+        for role in cta_roles(test):
+            contexts = [(t, None) for t in role]
+            orders = role_orders(test, contexts, CodegenOptions())  # type: ignore[arg-type]
+            two += len(orders) == 2
+            for order in orders:
+                ops = [(t.name, i) for t, _, i in order]
+                barriers = sum(isinstance(i, Barrier) for i in role[0].instrs)
+                assert len(ops) == len(set(ops)) == sum(len(t.instrs) for t in role) - barriers * (len(role) - 1)
+                for t in role:
+                    mine = [i for name, i in ops if name == t.name]
+                    assert mine == sorted(mine), (test.id, t.name)
+                assert not stalls_own_cta(test, order), test.id
+    assert two >= 5  # the spinning CTA roles of symm_mem's barriers and their kin

@@ -168,9 +168,9 @@ KNOWN_BUGS: dict[str, str] = {
     "hip_relaxed_byte_load_after_fence_in_loop.yaml":
         "on amdgcn a relaxed byte load after a plain load of the byte and an acq_rel fence, in a retry loop of a "
         "thread that shares its CTA, has no instruction of its own (cause not investigated)",
-    "hip_wide_acquire_spin_after_narrow_acquire.yaml":
-        "on amdgcn an acquire spin on a 64-bit word, after other acquiring ops of its thread (here an acq_rel "
-        "add and a 16-bit acquire load), in a CTA of two threads or more, shows no buffer_inv (cause not investigated)",
+    "hip_rmw_shared_cta_no_release.yaml":
+        "on amdgcn an ordered RMW of a thread in a CTA of 3 threads or more shows no buffer_wbl2 before it "
+        "(random seed 209525385: a 64-bit acq_rel add, the thread's first op; cause not investigated)",
     "hip_barrier_after_fence_fallback.yaml":
         "on amdgcn the audit finds no path from the fence fallback's atomic to the ops after it (a bar.sync, an access)",
 }
@@ -198,7 +198,6 @@ _FENCE = re.compile(r"P\d+ #\d+ fence \w+ (?:gpu|sys)$")
 _NARROW_ACQUIRE = re.compile(r"P\d+ #\d+ load acquire \w+ on \S+ \((?:8|16)-bit\)$")
 _WEAK_LOAD = re.compile(r"(P\d+) #(\d+) load on (\S+)(?: \(\d+-bit\))?$")
 _BARRIER = re.compile(r"P\d+ #\d+ barrier sync$")
-_WIDE_ACQUIRE = re.compile(r"P\d+ #\d+ load acquire \w+ on \S+ \(64-bit\)$")
 _NARROW_RELAXED_LOAD = re.compile(r"P\d+ #\d+ load relaxed \w+ on \S+ \((?:8|16)-bit\)$")
 _AFTER = re.compile(r"which no control-flow path reaches after ((P\d+) #(\d+)) ")
 
@@ -266,19 +265,14 @@ def known_finding(test: LitmusTest, target: str, finding: Finding, findings: lis
             return "hip_rmw_no_result_shared_cta.yaml" if rmw else "hip_fence_fallback_shared_cta.yaml"
         if "`buffer_inv" in finding.found and "which is weaker than required" in finding.found:
             return "hip_fence_fallback_shared_cta_release.yaml"
+        if " rmw " in finding.op and "no `buffer_wbl2" in finding.found:
+            return "hip_rmw_shared_cta_no_release.yaml"
     if (_FENCE.match(finding.op) and "no `buffer_wbl2|buffer_inv` instruction at all" in finding.found
             and any(isinstance(i, (Load, Store, Rmw, Spin)) and locs[i.loc].bits < 32
                     for i in _thread(test, finding.op.split()[0]).instrs)):
         return "hip_fence_fallback_lost_in_loop.yaml"
     if _NARROW_ACQUIRE.match(finding.op) and "no `buffer_inv" in finding.found:
         return "hip_narrow_acquire_spin.yaml"
-    if _WIDE_ACQUIRE.match(finding.op) and "no `buffer_inv" in finding.found:
-        thread = _thread(test, finding.op.split()[0])
-        # random seeds 17 (twice): an acquire, acq_rel RMW or fence before it, a CTA of two or more
-        if _cta_size(test, thread.name) >= 2 and any(
-                isinstance(i, Fence) or (isinstance(i, (Load, Rmw)) and i.sem in ("acquire", "acq_rel"))
-                for i in thread.instrs):
-            return "hip_wide_acquire_spin_after_narrow_acquire.yaml"
     if _NARROW_RELAXED_LOAD.match(finding.op) and "nothing: the compiler dropped this op" in finding.found:
         thread = _thread(test, finding.op.split()[0])
         if any(isinstance(i, Fence) for i in thread.instrs) and has_branches(thread):
@@ -641,30 +635,31 @@ why: probe
     assert known_finding(alone, "hip:gfx942", dropped, [dropped]) is None  # no view: a new finding
 
 
-def test_the_two_unexplained_hip_findings_of_seeds_16_and_17_are_put_down_to_their_reproducers() -> None:
-    """The random fuzz's seeds 16 and 17 (hip:gfx942): each finding is put down to its strict-xfail
-    reproducer, and the same finding on a thread without the shape is not."""
+def test_the_unexplained_hip_findings_are_put_down_to_their_reproducers() -> None:
+    """The random fuzz's seed 16 and seed 209525385 (hip:gfx942): each finding is put down to its
+    strict-xfail reproducer, and the same finding without the shape is not."""
     byte = load_text((REGRESSIONS / "hip_relaxed_byte_load_after_fence_in_loop.yaml").read_text(), "byte.yaml")[0]
     dropped_at = next(k for k, i in enumerate(byte.threads[0].instrs) if isinstance(i, Load) and i.sem == "relaxed")
     dropped = Finding(byte.id, "hip:gfx942", f"P0 #{dropped_at} load relaxed cta on l0 (8-bit)",
                       "an instruction of its own", "nothing: the compiler dropped this op, or merged it", ())
     assert known_finding(byte, "hip:gfx942", dropped, [dropped]) == "hip_relaxed_byte_load_after_fence_in_loop.yaml"
     assert known_finding(byte, "cuda:90", dropped, [dropped]) is None
-    wide = load_text((REGRESSIONS / "hip_wide_acquire_spin_after_narrow_acquire.yaml").read_text(), "wide.yaml")[0]
-    spin = Finding(wide.id, "hip:gfx942", "P1 #2 load acquire gpu on l3 (64-bit)", "... buffer_inv sc1",
-                   "`global_load_dwordx2 v[12:13], v[8:9], off sc1` at line 1276, no `buffer_inv sc1` after it", ())
-    assert known_finding(wide, "hip:gfx942", spin, [spin]) == "hip_wide_acquire_spin_after_narrow_acquire.yaml"
-    alone = load_text("""name: SPIN-ALONE
+    wide = load_text((REGRESSIONS / "hip_rmw_shared_cta_no_release.yaml").read_text(), "wide.yaml")[0]
+    add = Finding(wide.id, "hip:gfx942", "P2 #0 rmw add acq_rel sys on l1 (64-bit)", "buffer_wbl2 sc0 sc1 ; ...",
+                  "`global_atomic_add_x2 v[2:3], v[30:31], v[14:15], off sc0 sc1` at line 2872, no "
+                  "`buffer_wbl2 sc0 sc1` before it", ())
+    assert known_finding(wide, "hip:gfx942", add, [add]) == "hip_rmw_shared_cta_no_release.yaml"
+    alone = load_text("""name: ADD-ALONE
 locations:
-  l3: {init: 0, bits: 64}
+  l1: {init: 0, bits: 64}
 threads:
-  P1:
-    at: {rank: 0, cta: 2}
+  P2:
+    at: {rank: 1, cta: 1}
     do:
-      - spin: {loc: l3, until: 3, cmp: ">=", read: {kind: load, sem: acquire, scope: gpu}, bound: 10}
-exists: "l3 == 0"
+      - add: {loc: l1, value: 1, sem: acq_rel, scope: sys, reg: r6}
+exists: "P2:r6 == 0"
 expect: allowed
 why: probe
 """, "alone.yaml")[0]
-    lone = replace(spin, op="P1 #0 load acquire gpu on l3 (64-bit)")
-    assert known_finding(alone, "hip:gfx942", lone, [lone]) is None  # alone in its CTA, nothing before: new
+    lone = replace(add, op="P2 #0 rmw add acq_rel sys on l1 (64-bit)")
+    assert known_finding(alone, "hip:gfx942", lone, [lone]) is None  # alone in its CTA: a new finding

@@ -211,9 +211,6 @@ class Emitter:
                               "once, and Triton has no 8/16-bit RMW to stand in)")
         return kind, [note]
 
-    def _target(self, ctx: ThreadContext, reg: str | None) -> str:
-        return ctx.regs[reg] if reg is not None else "_"
-
     # ------------------------------------------------------------------ reads / writes
 
     def _read(self, ctx: ThreadContext, index: int, ptr: str, mask: str | None, sem: str, scope: str,
@@ -366,7 +363,10 @@ class Emitter:
     def _rmw(self, ctx: ThreadContext, index: int, ins: Rmw) -> list[str]:
         ptr = ctx.addr[ins.loc]
         dtype = ctx.dtype(ins.loc)
-        dst = self._target(ctx, ins.reg)
+        # an old value nobody reads is a bare call: a name bound to it would change type from op to
+        # op, which triton refuses across the branches of roles.order_branches
+        dst = ctx.regs[ins.reg] if ins.reg is not None else ""
+        assign = f"{dst} = " if dst else ""
         val = self._value(ins.value, ctx, dtype)
         tag = "" if dtype == "int32" else f" ({self._bits(dtype)} bits)"
         head = f"# rmw {ins.op}: atom.{ins.sem}.{ins.scope}.{ins.op}{tag}"
@@ -381,13 +381,13 @@ class Emitter:
             exp = self._value(ins.expected, ctx, dtype)
             if dtype != "int32":  # tl.atomic_cas takes operands of the pointer's type
                 exp, val = f"{exp}.to(tl.{dtype})", f"{val}.to(tl.{dtype})"
-            return [head, f'{dst} = ' + result(f'tl.atomic_cas({self._redirect(ctx, ptr, dtype)}, {exp}, {val}, '
+            return [head, assign + result(f'tl.atomic_cas({self._redirect(ctx, ptr, dtype)}, {exp}, {val}, '
                                                f'sem="{ins.sem}", scope="{ins.scope}")')]
         call = _RMW_CALLS.get(ins.op)
         if call is None:
             raise self._unsupported(ctx, ins, f"atom.{ins.op} (wrapping increment/decrement) has no Triton call")
         self._narrow_rmw(ctx, ins, dtype, call)
-        return [head, f'{dst} = ' + result(f'{call}({ptr}, {val}{self._mask_kw(ctx.mask)}, sem="{ins.sem}", '
+        return [head, assign + result(f'{call}({ptr}, {val}{self._mask_kw(ctx.mask)}, sem="{ins.sem}", '
                                            f'scope="{ins.scope}")')]
 
     def _fence(self, ctx: ThreadContext, index: int, ins: Fence) -> list[str]:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 31 on one GPU, in one device call: does the order in which a parallel-launch program plays
 # a test's roles decide how many weak outcomes it shows?
-#   bars:   the same-CTA barrier mutants (spins_last) with the H100 rotation -> OUT/bars.jsonl
+#   bars:   the same-CTA barrier patterns (a CTA's threads take turns at two orders: roles.role_orders)
+#           with docs/results/h100-rotation-4.json -> OUT/bars.jsonl
 #   orders: bench_weak --role-orders all on 2+2W, WRC, RWC, IRIW (every role order, a row each)
 #   rotate: bench_weak with the default preset's settings in one role order and with role_rotation
 #           (benchmarks/stress/default-one-order.json, default-rotated.json; the preset itself rotates since this measurement)
@@ -20,9 +21,10 @@ versions
 for what in ${PHASES:-bars orders rotate}; do
 case "$what" in
   bars)
-    step "bars: SYMM-barrier-p1 COST-barrier-threads MP-block-consumer BUG-aiter-2890 BUG-cutlass-3117"
-    CATALOG="SYMM-barrier-p1 COST-barrier-threads MP-block-consumer BUG-aiter-2890 BUG-cutlass-3117" \
-      STRESS=docs/results/h100-rotation-3.json JSONL=$OUT/bars.jsonl RUN_TIMEOUT=${BARS_TIMEOUT:-120} \
+    bars="SYMM-barrier-p1 SYMM-barrier-p2 COST-barrier-threads MP-block-consumer BUG-aiter-2890 BUG-cutlass-3117"
+    step "bars: $bars"
+    CATALOG=$bars \
+      STRESS=docs/results/h100-rotation-4.json JSONL=$OUT/bars.jsonl RUN_TIMEOUT=${BARS_TIMEOUT:-120} \
       timeout $((${BARS_TIMEOUT:-120} + 60)) bash scripts/h200_detect.sh catalog "$OUT/bars" >"$OUT/bars.log" 2>&1
     grep -E "witnessed|VIOLATION|unseen|error" "$OUT/bars.log" | tail -n 30 | tee -a "$LOG"
     ;;

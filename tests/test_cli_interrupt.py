@@ -146,3 +146,29 @@ def test_ctrl_c_while_litmus_run_starts_says_nothing_was_run(raise_in: str) -> N
     assert res.returncode == 130, res.stderr
     last = res.stderr.strip().splitlines()[-1]
     assert last == "interrupted while loading the tests; nothing was run or written", res.stderr
+
+
+def test_from_the_call_until_the_command_runs_ctrl_c_gives_the_start_up_line() -> None:
+    # click parses the arguments between the modules' load and a command's own handler: a Ctrl-C
+    # there gave click's "Aborted!" and status 1 (a clean-clone CI run, start-up-False above)
+    import click
+    from click.testing import CliRunner
+
+    from litmus.cli import startup
+    from litmus.cli.app import _Group
+
+    seen = []
+
+    @click.group(cls=_Group)
+    def group() -> None:
+        seen.append(signal.getsignal(signal.SIGINT))
+
+    @group.command()
+    def probe() -> None:
+        pass
+
+    before = signal.getsignal(signal.SIGINT)
+    result = CliRunner().invoke(group, ["probe"])
+    assert result.exit_code == 0, result.output
+    assert seen == [startup._interrupted_at_startup]
+    assert signal.getsignal(signal.SIGINT) is before

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import click
 
-from litmus.cli.startup import set_sigint
+from litmus.cli.startup import begin, end, set_sigint
 from litmus.errors import LitmusError
 
 
@@ -85,7 +85,20 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _Group(click.Group):
+    """The ``litmus`` group: from the call on until a command's own handler (:func:`friendly`)
+    takes over, Ctrl-C gives the start-up line, also while click parses the arguments, where it
+    would otherwise print ``Aborted!`` and exit 1."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        before = begin()
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            end(before)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="litmus-gpu")
 def main() -> None:
     """Memory-model litmus tests for multi-GPU atomics.

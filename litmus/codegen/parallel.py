@@ -44,7 +44,7 @@ from litmus.codegen.roles import (
     ordered_lines,
     role_orders,
     thread_contexts,
-    written_value,
+    starved_spins,
     thread_setup,
     drop_dead_assignments,
     drop_overwritten_inits,
@@ -59,7 +59,7 @@ from litmus.codegen.harness import harness_lines
 from litmus.codegen.layout import KernelEntry, Layout
 from litmus.codegen.ops import Emitter, ThreadContext
 from litmus.codegen.options import CodegenOptions
-from litmus.ir import LitmusTest, Spin, Thread, spin_exit_text, spin_exits
+from litmus.ir import LitmusTest, Spin, Thread, spin_exit_text
 
 Op = tuple[Thread, ThreadContext, int]
 
@@ -167,23 +167,11 @@ def spin_hazards(test: LitmusTest) -> list[str]:
     """
     orders = [[(t, None, i) for t in role for i in range(len(t.instrs))] for role in cta_roles(test)]
     role_of = {t.name: (t.rank, t.cta) for t in test.threads}
-    init = {loc.name: loc.init for loc in test.locations}
+
+    def other_role(t: Thread, u: Thread) -> bool:
+        return role_of[u.name] != role_of[t.name]
+
     order = phase_order(orders)  # type: ignore[arg-type]
-    hazards = []
-    for p, (t, _, i) in enumerate(order):
-        ins = t.instrs[i]
-        if not isinstance(ins, Spin):
-            continue
-        own = [w for j in range(i) if (w := written_value(t.instrs[j])) is not None and w[0] == ins.loc]
-        seen = {own[-1][1]} if own else {init.get(ins.loc, 0)}  # what the thread itself last left there
-        seen |= {w[1] for u, _, j in order[:p] if role_of[u.name] != role_of[t.name]
-                 and (w := written_value(u.instrs[j])) is not None and w[0] == ins.loc}
-        if None in seen or any(spin_exits(ins, v) for v in seen):
-            continue
-        later = [f"{u.name}[{j}]" for u, _, j in order[p + 1:]
-                 if role_of[u.name] != role_of[t.name] and (w := written_value(u.instrs[j])) is not None
-                 and w[0] == ins.loc and (w[1] is None or spin_exits(ins, w[1]))]
-        if later:
-            hazards.append(f"{t.name}[{i}] waits for {spin_exit_text(ins)}, which only {', '.join(later)} "
-                           "write(s), later in the phased order")
-    return hazards
+    return [f"{t.name}[{i}] waits for {spin_exit_text(t.instrs[i])}, which only {', '.join(later)} "
+            "write(s), later in the phased order"
+            for t, i, later in starved_spins(test, order, other_role, other_role)]

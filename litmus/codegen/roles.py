@@ -338,15 +338,16 @@ def written_value(ins: object) -> tuple[str, int | None] | None:
     return None
 
 
-def stalls_own_cta(test: LitmusTest, order: Sequence[tuple[Thread, object, int]]) -> bool:
-    """Whether a spin in ``order`` (the ops of threads that share a CTA) waits for a value that
-    only ops of its own CTA emitted after it write: its exit test holds the CTA, so it times out.
-    What the thread itself last left there (else the initial value), a value another thread of
-    the CTA wrote before, or one a thread outside the CTA may write, frees it."""
-    inside = {t.name for t, _, _ in order}
+def starved_spins(test: LitmusTest, order: Sequence[tuple[Thread, object, int]],
+                  earlier_from: Callable[[Thread, Thread], bool], later_from: Callable[[Thread, Thread], bool],
+                  outside: Sequence[tuple[str, int | None]] = ()) -> list[tuple[Thread, int, list[str]]]:
+    """Each spin of ``order`` that waits for what only later ops write: ``(thread, op index, the
+    later ops as 'P1[2]')``.  What frees a spin: what its thread last left at the location (else
+    the initial value), a value written by an earlier op of a thread ``u`` with
+    ``earlier_from(spinner, u)``, or a value in ``outside``; the later ops that count are those of
+    threads with ``later_from(spinner, u)``."""
     init = {loc.name: loc.init for loc in test.locations}
-    outside = [w for t in test.threads if t.name not in inside for ins in t.instrs
-               if (w := written_value(ins)) is not None]
+    starved = []
     for p, (t, _, i) in enumerate(order):
         ins = t.instrs[i]
         if not isinstance(ins, Spin):
@@ -354,14 +355,27 @@ def stalls_own_cta(test: LitmusTest, order: Sequence[tuple[Thread, object, int]]
         own = [w for j in range(i) if (w := written_value(t.instrs[j])) is not None and w[0] == ins.loc]
         seen = {own[-1][1]} if own else {init.get(ins.loc, 0)}  # what the thread itself last left there
         seen |= {v for loc, v in outside if loc == ins.loc}
-        seen |= {w[1] for u, _, j in order[:p] if u is not t and (w := written_value(u.instrs[j])) is not None
-                 and w[0] == ins.loc}
+        seen |= {w[1] for u, _, j in order[:p] if earlier_from(t, u)
+                 and (w := written_value(u.instrs[j])) is not None and w[0] == ins.loc}
         if None in seen or any(spin_exits(ins, v) for v in seen):
             continue
-        if any((w := written_value(u.instrs[j])) is not None and w[0] == ins.loc
-               and (w[1] is None or spin_exits(ins, w[1])) for u, _, j in order[p + 1:]):
-            return True
-    return False
+        later = [f"{u.name}[{j}]" for u, _, j in order[p + 1:]
+                 if later_from(t, u) and (w := written_value(u.instrs[j])) is not None
+                 and w[0] == ins.loc and (w[1] is None or spin_exits(ins, w[1]))]
+        if later:
+            starved.append((t, i, later))
+    return starved
+
+
+def stalls_own_cta(test: LitmusTest, order: Sequence[tuple[Thread, object, int]]) -> bool:
+    """Whether a spin in ``order`` (the ops of threads that share a CTA) waits for a value that
+    only ops of its own CTA emitted after it write: its exit test holds the CTA, so it times out.
+    What the thread itself last left there (else the initial value), a value another thread of
+    the CTA wrote before, or one a thread outside the CTA may write, frees it."""
+    inside = {t.name for t, _, _ in order}
+    outside = [w for t in test.threads if t.name not in inside for ins in t.instrs
+               if (w := written_value(ins)) is not None]
+    return bool(starved_spins(test, order, lambda t, u: u is not t, lambda t, u: True, outside))
 
 
 def ordered_lines(emitter: Emitter, orders: list[list[tuple[Thread, ThreadContext, int]]], layout: Layout,

@@ -327,6 +327,14 @@ def role_orders(test: LitmusTest, contexts: list[tuple[Thread, ThreadContext]],
     return [ahead, behind]
 
 
+def role_order_count(test: LitmusTest, options: CodegenOptions) -> int:
+    """How many op orders the programs of ``test``'s grid- or rank-mode kernel take in turn
+    (:func:`role_orders`, :func:`order_branches`): a launch needs that many programs or
+    iterations to play each."""
+    return max((len(role_orders(test, [(t, None) for t in role], options))  # type: ignore[misc]
+                for role in cta_roles(test)), default=1)
+
+
 def written_value(ins: object) -> tuple[str, int | None] | None:
     """``(location, value)`` that ``ins`` may write (value None: not a constant), or None."""
     if isinstance(ins, Store):
@@ -395,14 +403,6 @@ def ordered_lines(emitter: Emitter, orders: list[list[tuple[Thread, ThreadContex
             + op_lines(emitter, first[len(first) - tail_ops:], layout) + tail)
 
 
-_PLAY_ORDER = "play_order = (pid + it) % "
-
-
-def play_orders(text: str) -> int:
-    """How many op orders the programs of generated source ``text`` take in turn (1: one)."""
-    return max((int(n) for n in re.findall(rf"^\s*{re.escape(_PLAY_ORDER)}(\d+)", text, re.M)), default=1)
-
-
 def order_branches(bodies: list[list[str]]) -> list[str]:
     """The lines of one program order (``bodies[0]`` alone), or of several that the programs
     take in turn, program ``pid`` order ``(pid + it) % n`` in iteration ``it`` (so a launch of
@@ -410,7 +410,7 @@ def order_branches(bodies: list[list[str]]) -> list[str]:
     (an ``else``, so every branch assigns what the others do)."""
     if len(bodies) == 1:
         return bodies[0]
-    lines = [f"{_PLAY_ORDER}{len(bodies)}  # which of the {len(bodies)} op orders this program plays"]
+    lines = [f"play_order = (pid + it) % {len(bodies)}  # which of the {len(bodies)} op orders this program plays"]
     for k, body in enumerate(bodies):
         last = k == len(bodies) - 1
         lines.append(f"else:  # play_order == {k}" if last else f"{'if' if k == 0 else 'elif'} play_order == {k}:")

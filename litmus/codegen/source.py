@@ -33,11 +33,3 @@ class KernelSource:
     def kernel_names(self) -> tuple[str, ...]:
         """The ``@triton.jit`` functions the module defines."""
         return tuple(k.name for k in self.layout.kernels)
-
-    @property
-    def play_orders(self) -> int:
-        """How many op orders the programs take in turn (``litmus.codegen.roles.order_branches``):
-        a launch needs at least this many programs, or iterations, to play each."""
-        from litmus.codegen.roles import play_orders
-
-        return play_orders(self.text)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
 from litmus.codegen import CodegenOptions, Features, build_layout, generate
+from litmus.codegen.roles import role_order_count
 from litmus.codegen.layout import Layout
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
@@ -527,10 +528,7 @@ class CpuBackend:
         # one program plays every instance (a spin on another program's flag would hang the
         # interpreter); a kernel that takes turns at op orders, one per iteration, gets enough
         # iterations (a power of two, as BLOCK is) to play each
-        try:
-            turns = generate(derived, options).play_orders
-        except LitmusError:  # the worker meets it too, and reports it as the variant's error
-            turns = 1
+        turns = role_order_count(derived, options)
         if turns > 1:
             options = self._options(max(n >> (turns - 1).bit_length(), 1), spin_bound)
         layout = build_layout(derived, options)

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litmus.codegen.options import CodegenOptions
-from litmus.codegen.roles import role_order, role_orders, spins_last, stalls_own_cta
+from litmus.codegen.roles import role_order, role_order_count, role_orders, spins_last, stalls_own_cta
 from litmus.ir import Barrier, Spin
 from litmus.spec import find_pattern, load_text
 
@@ -135,3 +135,14 @@ def test_every_order_of_every_catalog_role_plays_each_op_once_in_its_threads_ord
                     assert mine == sorted(mine), (test.id, t.name)
                 assert not stalls_own_cta(test, order), test.id
     assert two >= 5  # the spinning CTA roles of symm_mem's barriers and their kin
+
+
+def test_role_order_count_is_what_the_generated_kernel_takes_turns_at() -> None:
+    from litmus.codegen import generate
+
+    for test_id, n in (("SYMM-barrier-p1[acqrel-nopre-sys]", 2), ("SYMM-barrier-p1[p1-acqrel-sys]", 1),
+                       ("MP[relacq-samecta-sys]", 1)):
+        test = _variant(test_id)
+        assert role_order_count(test, CodegenOptions()) == n, test_id
+        text = generate(test, CodegenOptions()).text
+        assert (f"play_order = (pid + it) % {n}" in text) == (n > 1), test_id

@@ -184,6 +184,13 @@ def _environment(path: Path, data: Any, name: str, index: int | None) -> Stress:
         raise LitmusError.at(
             str(path), None, f"{where}unknown stress parameter(s) {unknown}; accepted: {sorted(known)}"
         )
+    kinds = {f.name: type(getattr(PRESETS["resident"], f.name)) for f in fields(Stress)}
+    for key, value in data.items():
+        # JSON true is no int here, nor 1 a bool: a wrong kind would be taken as truthy or as a count
+        if type(value) is not kinds[key]:
+            want = {bool: "true or false", int: "an integer", str: "a string"}[kinds[key]]
+            raise LitmusError.at(str(path), None, f"{where}stress parameter {key!r} is {json.dumps(value)}; "
+                                                  f"write {want}")
     # a file's unnamed parameters are the resident launch's: files written before programs_per_sm
     # existed (docs/results/) keep the launch they were measured with
     stress = replace(PRESETS["resident"], name=name, **data)

@@ -22,6 +22,11 @@ from litmus.run.config import PRESETS, RunConfig, load_stress, load_stresses
     ('{"environments": [{"stride": 2}, {"strid": 4}]}', "environments[1]: unknown stress parameter(s) ['strid']"),
     ('{"environments": [{"stride": 2}, 7]}', "environments[1]: a stress environment is a JSON object"),
     ('{"environments": [{"stride": 2}, {"stride": 4}]}', "holds 2 environments (a rotation); one is needed here"),
+    ('{"role_rotation": "yes"}', "stress parameter 'role_rotation' is \"yes\"; write true or false"),
+    ('{"shuffle": 1}', "stress parameter 'shuffle' is 1; write true or false"),
+    ('{"stride": true}', "stress parameter 'stride' is true; write an integer"),
+    ('{"environments": [{"stride": 2}, {"stride": 4.0}]}', "environments[1]: stress parameter 'stride' is 4.0"),
+    ('{"launch": 3}', "stress parameter 'launch' is 3; write a string"),
 ])
 def test_bad_stress_files_name_the_file(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "mine.json"

@@ -149,10 +149,13 @@ def run_litmus(backend: Any, test: Any, stress: Any, instances: int, seconds: fl
     tally = TallyBackend(backend)
     cfg = RunConfig(instances=instances, stress=stress, seed=seed)
     weak, spent = count_weak(tally, test, cfg, 1)  # learn the round time
-    more = max(0, math.ceil((seconds - spent) / spent)) if spent > 0 else 0
-    if more:
-        w, s = count_weak(tally, test, replace(cfg, seed=seed + 2), more)
-        weak, spent = weak + w, spent + s
+    batch, per_round = 1, spent
+    # A round's time is re-learnt from each batch: the first timed round can be many times slower
+    # than the rest (memory stress warming up), and one estimate from it ran a tenth of the time.
+    while spent < seconds and per_round > 0:
+        batch = max(1, min(math.ceil((seconds - spent) / per_round), 4 * batch))
+        w, s = count_weak(tally, test, replace(cfg, seed=seed + 1 + tally.rounds), batch)
+        weak, spent, per_round = weak + w, spent + s, s / batch
     detail = {"variant": test.id, "role_order": role_label(test), "stress": stress.as_dict(),
               "instances_per_round": tally.instances // max(1, tally.rounds),
               "instances_requested": instances, "kernel_seconds": tally.kernel_seconds,

@@ -10,7 +10,8 @@
 #           or, when the rotate phase saw more weak outcomes per kernel-second with the rotation on
 #           at least 4 of its 7 tests, with the same rotation whose resident parallel environments
 #           (1 and 4) rotate the roles (-> OUT/h100-rotation-4.json); OUT/cat/ gets the JSONL and the mutation score
-# Usage (repo root, on the GPU machine): bash scripts/h100_roles.sh OUT   (PHASES="bars orders rotate", SECONDS_PER=1)
+# Usage (repo root, on the GPU machine): bash scripts/h100_roles.sh OUT   (PHASES="bars orders rotate", SECONDS_PER=1,
+#   CAT_STRESS=FILE picks the catalog phase's stress file instead of the rotate phase's choice)
 set -u
 OUT=${1:?OUT}
 mkdir -p "$OUT"
@@ -40,7 +41,7 @@ case "$what" in
       --json "$OUT/rotate.json" 2>&1 | grep -v Warning | tee -a "$LOG"
     ;;
   catalog)
-    stress=$(python3 - "$OUT" <<'PY'
+    stress=${CAT_STRESS:-$(python3 - "$OUT" <<'PY'
 import json, sys
 from pathlib import Path
 out = Path(sys.argv[1])
@@ -62,9 +63,9 @@ else:
     (out / "h100-rotation-4.json").write_text(json.dumps(doc, indent=2) + "\n")
     print(out / "h100-rotation-4.json")
 PY
-)
+)}
     step "catalog with $stress"
-    STRESS=$stress JSONL=$OUT/detect-25.jsonl RUN_TIMEOUT=${CAT_TIMEOUT:-430} bash scripts/h200_detect.sh catalog "$OUT/cat" \
+    STRESS=$stress JSONL=$OUT/detect.jsonl RUN_TIMEOUT=${CAT_TIMEOUT:-430} bash scripts/h200_detect.sh catalog "$OUT/cat" \
       >"$OUT/catalog.log" 2>&1
     tail -n 6 "$OUT/cat/detect.log" | tee -a "$LOG"
     ;;

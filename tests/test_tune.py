@@ -4,6 +4,7 @@ file round trip (one environment or a rotation)."""
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,27 @@ def test_the_trial_with_most_target_outcomes_per_second_ranks_first(tmp_path: Pa
     best_stride = max(t.stress.stride for t in ranked)
     assert ranked[0].stress.stride == best_stride
     assert ranked[0].per_instance == best_stride / 100
+
+
+class CompilesOnce(StrideLover):
+    """StrideLover whose first round of each environment takes 0.2 s, as a kernel's compile does."""
+
+    def __init__(self) -> None:
+        self.compiled: set[Stress] = set()
+
+    def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
+        if config.stress not in self.compiled:
+            self.compiled.add(config.stress)
+            time.sleep(0.2)
+        return super().run_round(test, config, round_index)
+
+
+def test_a_trial_is_not_scored_by_its_compile_time() -> None:
+    # Every trial here shows the same target per round; a trial charged with its compile would
+    # rank below the others, the baseline first among them.
+    flat = replace(PRESETS["default"], name="flat")
+    ranked = tune([SB], CompilesOnce(), trials=2, seconds=0.05, seed=5, baseline=flat)
+    assert max(t.seconds for t in ranked) < 0.18
 
 
 def test_the_same_seed_draws_the_same_environments() -> None:

@@ -64,3 +64,29 @@ def test_each_finished_row_is_in_the_json_before_the_next_runs(tmp_path: Path, m
     bench_weak.main(["--backend", "cpu", "--seconds", "0.1", "--tests", "2+2W", "--stress", "none",
                      "--role-orders", "all", "--json", str(out)])
     assert seen == [0, 1]  # a run killed during the second row keeps the first
+
+
+class SlowFirstRound:
+    """A backend whose first timed round reports 0.5 s and every later one 0.01 s."""
+
+    name = "scripted"
+
+    def __init__(self) -> None:
+        self.timed = 0
+
+    def run_round(self, test, config, round_index):
+        from litmus.run.backend import Round
+
+        if round_index >= 1:
+            self.timed += 1
+        seconds = 0.5 if self.timed == 1 else 0.01
+        state = {"P0:r0": 0, "P1:r1": 0, "x": 1, "y": 1}
+        return Round(rows=[(state, False, 10)], instances=10, seconds=seconds)
+
+
+def test_rounds_fill_the_time_asked_when_the_first_timed_round_is_slow() -> None:
+    from litmus.run.config import PRESETS
+    from tests.test_session import SB
+
+    row = bench_weak.run_litmus(SlowFirstRound(), SB, PRESETS["none"], 10, 1.0, seed=0)
+    assert 1.0 <= row.seconds < 1.1 and row.rounds > 50

@@ -82,7 +82,11 @@ class Load:
 
     ``group``: the loads of one vector instruction (``ld.v2``/``ld.v4``) share a group number
     (unique in the test) and are consecutive in the thread, one per element, each on an element
-    view (:func:`element_name`); they have no program order among themselves."""
+    view (:func:`element_name`); they have no program order among themselves.
+
+    ``warm``: a plain load the ``warm_reads`` stress adds (:mod:`litmus.run.warm`); to the model
+    it is any plain load, and codegen gives it its own cache operator (``ld.global.ca``) so that
+    no compiler merges it with a later plain load of the location."""
 
     reg: str
     loc: str
@@ -92,6 +96,7 @@ class Load:
     line: int | None = None
     proxy: str = "generic"
     group: int | None = None
+    warm: bool = False
 
 
 @dataclass(frozen=True)

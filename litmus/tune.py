@@ -39,6 +39,7 @@ SPACE: dict[str, tuple[Any, ...]] = {
     "parallel_programs": (0, 0, 128, 256, 512),
     "programs_per_sm": (0, 1, 1, 2, 4),
     "role_rotation": (False, True),
+    "warm_reads": (False, True),
 }
 """Every tunable stress parameter and the values a trial draws from (uniformly; a value listed
 twice is drawn twice as often).  Parameters the installed :class:`Stress` does not have are

@@ -8,8 +8,10 @@
 #   tuned:  the tuned environment of IRIW kept by side_by_side.sh's OURS_TUNE run
 #           (docs/results/h100-sbs-tuned/ours-tuned-IRIW.json) under `litmus run` and under bench_weak,
 #           which disagreed there (7,632 target outcomes in 3.1e8 instances against 0 in 3.9e9)
+#   stale:  benchmarks/experiments/mp_stale_line.yaml (a plain load of the payload before a relaxed
+#           spin: does a stale L1 line show the target?) with docs/results/h100-rotation-4.json
 #   OUT/drift.tar.gz holds every file; the table of weak outcomes comes last.
-# Usage (repo root, on the GPU machine): bash scripts/h100_drift.sh OUT  (PHASES="iters tuned", SECONDS_PER=1)
+# Usage (repo root, on the GPU machine): bash scripts/h100_drift.sh OUT  (PHASES="iters tuned stale", SECONDS_PER=1)
 set -u
 OUT=${1:?OUT}
 mkdir -p "$OUT/d"
@@ -18,7 +20,7 @@ LOG=$OUT/d/drift.log
 S=${SECONDS_PER:-1}
 TESTS=${TESTS:-MP SB LB 2+2W WRC RWC IRIW}
 versions
-for what in ${PHASES:-iters tuned}; do
+for what in ${PHASES:-iters tuned stale}; do
 case "$what" in
   iters)
     for n in ${INSTANCES_LIST:-1 262144 1048576}; do
@@ -48,6 +50,11 @@ PY
       --instances 1048576 -t 2 --seed 40 --out "$OUT/d/tuned-iriw-run.jsonl" 2>&1 | tail -n 6 | tee -a "$LOG"
     timeout 120 python3 benchmarks/bench_weak.py --backend cuda --seconds 2 --instances 1048576 --tests IRIW \
       --stress "$f" --json "$OUT/d/tuned-iriw-bench.json" 2>&1 | grep -v Warning | tail -n 3 | tee -a "$LOG"
+    ;;
+  stale)
+    step "MP-stale-line: a plain load of the payload before a relaxed spin"
+    timeout 150 python3 -m litmus run benchmarks/experiments/mp_stale_line.yaml --backend cuda \
+      --stress docs/results/h100-rotation-4.json -t 4 --seed 1 --out "$OUT/d/stale.jsonl" 2>&1 | tail -n 12 | tee -a "$LOG"
     ;;
 esac
 done

@@ -10,11 +10,15 @@ compiled to other ordering-relevant instructions (say ``atom.release.sys`` in on
 A CTA barrier the compiler merged into an adjacent barrier op is not a difference, nor is a plain
 access that one kernel kept and the other merged with a same-location access of its thread
 (:func:`litmus.audit.op_code.compare_op_code`).
+
+An environment with ``warm_reads`` launches the warmed test (:mod:`litmus.run.warm`: a plain load
+ahead of each thread of every location it reads plainly). Its kernels (``grid+warm``, ...) are
+compared with the warmed test's audited kernel, which must meet every requirement of the test's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from litmus.audit.check import _kind_and_codegen_target, compiled_text, match_text, mergeable_plain_ops
 from litmus.audit.op_code import compare_op_code, op_code, op_order
@@ -22,13 +26,14 @@ from litmus.codegen.compiler import Compiled
 from litmus.codegen.options import AUDITED_KERNEL, RUN_KERNELS, CodegenOptions
 from litmus.errors import LitmusError, UnsupportedError
 from litmus.ir import LitmusTest
+from litmus.run.warm import unwarmed_op, warmed
 
 
 @dataclass(frozen=True)
 class KernelComparison:
     """One run kernel against the audited kernel: ``same``, ``differs`` or ``unsupported``."""
 
-    kernel: str  # a name of RUN_KERNELS
+    kernel: str  # a name of RUN_KERNELS; "+warm": that kernel of the warmed test (litmus.run.warm)
     status: str
     differences: tuple[str, ...] = field(default=())
     reason: str = ""
@@ -64,14 +69,37 @@ def compare_run_kernels(test: LitmusTest, target: str,
         audited = compile_variant(test, codegen_target, AUDITED_KERNEL)
     except (UnsupportedError, LitmusError) as exc:
         return [KernelComparison(k, "unsupported", reason=str(exc)) for k in kernels]
+    out = _compare_each(test, kind, codegen_target, audited, kernels, "")
+    warm = warmed(test)
+    if warm is not test:  # a warm_reads environment launches the warmed test (litmus.run.warm)
+        try:
+            warm_audited = compile_variant(warm, codegen_target, AUDITED_KERNEL)
+        except (UnsupportedError, LitmusError) as exc:
+            return out + [KernelComparison(f"{k}+warm", "differs", (f"the warmed test does not compile: {exc}",))
+                          for k in kernels]
+        had = {g.op for g in match_text(test, kind, compiled_text(audited, kind), audited.source.text)[1]}
+        lost = [f"{op}: the warmed test's kernel misses it (expected {f.expected}); the audited kernel has it"
+                for f in match_text(warm, kind, compiled_text(warm_audited, kind), warm_audited.source.text)[1]
+                for op in [unwarmed_op(f.op, test, warm)] if op is not None and op not in had]
+        out += [replace(c, status="differs", differences=c.differences + tuple(lost)) if lost else c
+                for c in _compare_each(warm, kind, codegen_target, warm_audited, kernels, "+warm")]
+    return out
+
+
+def _compare_each(test: LitmusTest, kind: str, codegen_target: str, audited: Compiled,
+                  kernels: dict[str, CodegenOptions], suffix: str) -> list[KernelComparison]:
+    """Each of ``kernels`` of ``test`` compiled and compared with ``audited`` (names + ``suffix``)."""
+    from litmus.codegen import compile_variant
+
     out = []
     for name, options in kernels.items():
+        label = name + suffix
         try:
-            out.append(compare_kernels(test, kind, audited, compile_variant(test, codegen_target, options), name))
+            out.append(compare_kernels(test, kind, audited, compile_variant(test, codegen_target, options), label))
         except UnsupportedError as exc:
-            out.append(KernelComparison(name, "unsupported", reason=str(exc)))
+            out.append(KernelComparison(label, "unsupported", reason=str(exc)))
         except LitmusError as exc:
             # the audited kernel compiled and this one did not: the backend cannot run the variant
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            out.append(KernelComparison(name, "differs", (f"the {name} kernel does not compile: {first}",)))
+            out.append(KernelComparison(label, "differs", (f"the {label} kernel does not compile: {first}",)))
     return out

@@ -306,6 +306,13 @@ class Emitter:
         if getattr(ins, "proxy", "generic") != "generic":
             raise self._unsupported(ctx, ins, f"no Triton form: a {ins.proxy} proxy access (Triton "  # type: ignore[union-attr]
                                     "accesses memory through the generic proxy only)")
+        if isinstance(ins, Load) and ins.warm:
+            # its own cache operator: a default plain load after it would otherwise be merged into
+            # it by LLVM, even across a fence (an inline asm without a memory clobber)
+            read = f"tl.load({ctx.addr[ins.loc]}{self._mask_kw(ctx.mask)}, cache_modifier='.ca')"
+            var = ctx.regs[ins.reg]
+            return [f"# load {ins.reg} = {ins.loc}: warm load (warm_reads), ld.global.ca",
+                    f"{var} = {self._to_reg(read, ctx.dtype(ins.loc), var in ctx.wide)}"]
         if isinstance(ins, Load):
             dtype = ctx.dtype(ins.loc)
             expr, notes = self._read(ctx, index, ctx.addr[ins.loc], ctx.mask, ins.sem, ins.scope, ins.volatile,

@@ -46,6 +46,10 @@ class Stress:
     of a spin-free test plays the roles in the rotation starting at role ``(pid + it) % R`` in
     iteration ``it`` instead of every program playing them in one order
     (``CodegenOptions.role_rotation``).
+
+    ``warm_reads`` (cpu, cuda and ranks backends): each thread first loads every location it
+    later reads with a plain load, so its SM may hold a line that a plain load after a relaxed
+    spin then reads stale (:mod:`litmus.run.warm`).
     """
 
     name: str = "none"
@@ -64,6 +68,7 @@ class Stress:
     parallel_programs: int = 0
     programs_per_sm: int = 0
     role_rotation: bool = False
+    warm_reads: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """The parameters as a JSON-ready dict."""

@@ -41,6 +41,7 @@ from litmus.run.backend import Round, Row
 from litmus.run.buffers import HeapPlan, count_rows, heap_plan, init_strided
 from litmus.run.config import INTERPRETER_INSTANCES, INTERPRETER_TIME_BUDGET, RunConfig, validate_stress
 from litmus.run.stress import instance_count, round_permutations, round_seed
+from litmus.run.warm import warm_round
 
 _POLL_SLICE = 0.25  # seconds between liveness checks while waiting for a reply
 DEFAULT_INSTANCES = INTERPRETER_INSTANCES  # instances per round unless told
@@ -490,6 +491,9 @@ class CpuBackend:
 
     def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
         """Run ``config.instances`` (rounded up to a power of two) instances of ``test`` once."""
+        warm = warm_round(self.run_round, test, config, round_index)
+        if warm is not None:
+            return warm
         start = time.perf_counter()
         try:
             setup = self._prepare(test, config)

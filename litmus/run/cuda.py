@@ -45,6 +45,7 @@ from litmus.run.stress import (
     round_permutations,
     round_seed,
 )
+from litmus.run.warm import warm_round, warmed
 
 NOTE = (
     "cuda backend: one GPU. Every role (threads of one (rank, cta)) is a group of programs of one "
@@ -300,6 +301,9 @@ class CudaBackend:
     def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
         """Run ``config.instances`` (rounded up to a power of two; parallel launch: to a multiple
         of programs x BLOCK) instances of ``test`` once."""
+        warm = warm_round(self.run_round, test, config, round_index)
+        if warm is not None:
+            return warm
         starves = self.parallel_hazards(test) if config.stress.launch == "parallel" else []
         if config.stress.launch == "parallel" and not starves:
             return self._run_parallel(test, config, round_index)
@@ -373,19 +377,20 @@ class CudaBackend:
         from litmus.run.ahead import CompileAhead, KernelJob
 
         spin_bound = config.spin_bound if config.spin_bound is not None else self.spin_bound
-        launches = sorted({(env.launch, env.role_rotation) for env in config.environments})
+        launches = sorted({(env.launch, env.role_rotation, env.warm_reads) for env in config.environments})
         jobs: dict[KernelJob, None] = {}  # in run order; a starved variant's parallel rounds load its grid kernel
         for test in tests:
             if self.skip_reason(test) is not None:
                 continue
-            grid_block = block_for(resident_instances(test, self.sm_count, self.block,
-                                                      instance_count(config.instances)), self.block)
-            for launch, rotation in launches:
-                if launch == "parallel" and not self.parallel_hazards(test):
+            for launch, rotation, warm in launches:
+                ran = warmed(test) if warm else test  # what run_round launches (litmus.run.warm)
+                grid_block = block_for(resident_instances(ran, self.sm_count, self.block,
+                                                          instance_count(config.instances)), self.block)
+                if launch == "parallel" and not self.parallel_hazards(ran):
                     options = self._options(self.block, spin_bound, "parallel", rotation)
                 else:
                     options = self._options(grid_block, spin_bound)
-                jobs[KernelJob(test, options, self.num_warps, self.device.index or 0)] = None
+                jobs[KernelJob(ran, options, self.num_warps, self.device.index or 0)] = None
         if self._ahead is not None:
             self._ahead.close()
         self._ahead = CompileAhead(list(jobs), workers) if jobs and workers > 0 else None

@@ -31,6 +31,7 @@ from litmus.run.ranks.env import MULTICAST_OFF, TorchrunRank, child_environment,
 from litmus.run.ranks.placement import Placement
 from litmus.run.ranks.pool import RankFailure, RankProcessPool
 from litmus.run.ranks.session import RoundCommand, SessionSpec, TaskCommand
+from litmus.run.warm import warm_round
 
 __all__ = ["RankFailure", "RanksBackend"]
 
@@ -202,6 +203,9 @@ class RanksBackend:
 
     def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
         """One launch on every rank; outcomes of ``config.instances`` (rounded) instances."""
+        warm = warm_round(self.run_round, test, config, round_index)
+        if warm is not None:
+            return warm
         if self._failure is not None:
             raise RankFailure(f"ranks backend: stopped after an earlier failure: {self._failure}")
         reason = self.skip_reason(test)

@@ -84,7 +84,7 @@ class Load:
     (unique in the test) and are consecutive in the thread, one per element, each on an element
     view (:func:`element_name`); they have no program order among themselves.
 
-    ``warm``: a plain load the ``warm_reads`` stress adds (:mod:`litmus.run.warm`); to the model
+    ``warm``: a plain load the ``warm_reads`` stress adds (:mod:`litmus.codegen.warm`); to the model
     it is any plain load, and codegen gives it its own cache operator (``ld.global.ca``) so that
     no compiler merges it with a later plain load of the location."""
 

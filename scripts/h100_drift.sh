@@ -34,7 +34,8 @@ case "$what" in
 import json, sys
 from dataclasses import replace
 from litmus.run.config import PRESETS
-doc = replace(PRESETS["default"], name=f"default-pps{sys.argv[2]}", programs_per_sm=int(sys.argv[2])).as_dict()
+doc = replace(PRESETS["default"], programs_per_sm=int(sys.argv[2])).as_dict()
+doc.pop("name")  # a stress file names its environments after itself
 open(sys.argv[1], "w").write(json.dumps(doc, indent=2) + "\n")
 PY
       step "bench_weak default at $p programs per SM, one iteration per launch"

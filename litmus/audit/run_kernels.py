@@ -11,7 +11,7 @@ A CTA barrier the compiler merged into an adjacent barrier op is not a differenc
 access that one kernel kept and the other merged with a same-location access of its thread
 (:func:`litmus.audit.op_code.compare_op_code`).
 
-An environment with ``warm_reads`` launches the warmed test (:mod:`litmus.run.warm`: a plain load
+An environment with ``warm_reads`` launches the warmed test (:mod:`litmus.codegen.warm`: a plain load
 ahead of each thread of every location it reads plainly). Its kernels (``grid+warm``, ...) are
 compared with the warmed test's audited kernel, which must meet every requirement of the test's.
 """
@@ -24,16 +24,16 @@ from litmus.audit.check import _kind_and_codegen_target, compiled_text, match_te
 from litmus.audit.op_code import compare_op_code, op_code, op_order
 from litmus.codegen.compiler import Compiled
 from litmus.codegen.options import AUDITED_KERNEL, RUN_KERNELS, CodegenOptions
+from litmus.codegen.warm import unwarmed_op, warmed
 from litmus.errors import LitmusError, UnsupportedError
 from litmus.ir import LitmusTest
-from litmus.run.warm import unwarmed_op, warmed
 
 
 @dataclass(frozen=True)
 class KernelComparison:
     """One run kernel against the audited kernel: ``same``, ``differs`` or ``unsupported``."""
 
-    kernel: str  # a name of RUN_KERNELS; "+warm": that kernel of the warmed test (litmus.run.warm)
+    kernel: str  # a name of RUN_KERNELS; "+warm": that kernel of the warmed test (litmus.codegen.warm)
     status: str
     differences: tuple[str, ...] = field(default=())
     reason: str = ""
@@ -71,7 +71,7 @@ def compare_run_kernels(test: LitmusTest, target: str,
         return [KernelComparison(k, "unsupported", reason=str(exc)) for k in kernels]
     out = _compare_each(test, kind, codegen_target, audited, kernels, "")
     warm = warmed(test)
-    if warm is not test:  # a warm_reads environment launches the warmed test (litmus.run.warm)
+    if warm is not test:  # a warm_reads environment launches the warmed test (litmus.codegen.warm)
         try:
             warm_audited = compile_variant(warm, codegen_target, AUDITED_KERNEL)
         except (UnsupportedError, LitmusError) as exc:

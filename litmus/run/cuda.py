@@ -45,7 +45,8 @@ from litmus.run.stress import (
     round_permutations,
     round_seed,
 )
-from litmus.run.warm import warm_round, warmed
+from litmus.codegen.warm import warmed
+from litmus.run.warm import warm_round
 
 NOTE = (
     "cuda backend: one GPU. Every role (threads of one (rank, cta)) is a group of programs of one "
@@ -383,7 +384,7 @@ class CudaBackend:
             if self.skip_reason(test) is not None:
                 continue
             for launch, rotation, warm in launches:
-                ran = warmed(test) if warm else test  # what run_round launches (litmus.run.warm)
+                ran = warmed(test) if warm else test  # what run_round launches (litmus.codegen.warm)
                 grid_block = block_for(resident_instances(ran, self.sm_count, self.block,
                                                           instance_count(config.instances)), self.block)
                 if launch == "parallel" and not self.parallel_hazards(ran):

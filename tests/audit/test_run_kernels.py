@@ -17,9 +17,32 @@ def _mp(variant: str):
 
 
 def test_the_run_kernels_compile_every_op_as_the_audited_kernel_does() -> None:
-    comparisons = compare_run_kernels(_mp("relcas-xgpu-sys"), "cuda:90")
-    assert [c.kernel for c in comparisons] == list(RUN_KERNELS)
-    assert [c.status for c in comparisons] == ["same"] * len(RUN_KERNELS), comparisons
+    comparisons = compare_run_kernels(_mp("relcas-xgpu-sys"), "cuda:90")  # the reader loads x plainly
+    assert [c.kernel for c in comparisons] == list(RUN_KERNELS) + [f"{k}+warm" for k in RUN_KERNELS]
+    assert [c.status for c in comparisons] == ["same"] * 2 * len(RUN_KERNELS), comparisons
+
+
+def test_a_test_without_plain_loads_has_no_warm_kernels() -> None:
+    [sb] = find_pattern("SB[relaxed-sys]")  # relaxed loads only
+    assert [c.kernel for c in compare_run_kernels(sb, "cuda:90")] == list(RUN_KERNELS)
+
+
+def test_a_warm_load_merged_into_a_later_load_is_a_difference(monkeypatch) -> None:
+    # as a default plain load (not ld.global.ca), LLVM merges the load after the fence into it
+    import litmus.codegen.ops as ops
+
+    real = ops.Emitter.emit
+
+    def plain_warm(self, ctx, index, ins):
+        from dataclasses import replace
+
+        from litmus.ir import Load
+        return real(self, ctx, index, replace(ins, warm=False) if isinstance(ins, Load) else ins)
+
+    monkeypatch.setattr(ops.Emitter, "emit", plain_warm)
+    [test] = find_pattern("MP-iris-volatile[volatile-fence]")
+    warm = [c for c in compare_run_kernels(test, "cuda:90") if c.kernel.endswith("+warm")]
+    assert warm and any(c.status == "differs" for c in warm), warm
 
 
 def test_targets_no_backend_launches_on_have_no_run_kernels_to_compare() -> None:

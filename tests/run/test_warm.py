@@ -16,7 +16,8 @@ from litmus.ir import Load
 from litmus.model import check
 from litmus.observables import observables
 from litmus.run.config import PRESETS, RunConfig
-from litmus.run.warm import project, warm_round, warmed
+from litmus.codegen.warm import warmed
+from litmus.run.warm import project, warm_round
 from litmus.spec import load_tests
 from tests.model.test_laws import SETTINGS, allowed, litmus_tests
 

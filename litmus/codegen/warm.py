@@ -1,0 +1,75 @@
+"""The warmed test (the ``warm_reads`` stress): a plain load, ahead of each thread's first op, of
+every location the thread later reads with a plain load, so its SM's L1 may hold that line when
+the later load runs.
+
+A plain ``ld.global`` may be served from L1, which no other SM's store updates; an acquire
+invalidates L1 (``CCTL.IVALL`` on sm_90) and a relaxed read does not. So a plain payload load
+after a relaxed spin shows a stale value only where the line was in L1 before the payload was
+written, which the catalog's tests never arrange on their own
+(``benchmarks/experiments/mp_stale_line.yaml``, docs/detection.md). The run backends launch
+the warmed test's kernels (:mod:`litmus.run.warm`) and ``litmus audit`` checks them
+(:mod:`litmus.audit.run_kernels`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from litmus.ir import Load, LitmusTest, Thread
+
+WARM_REG = "warm"
+"""Registers of the warm loads are ``warm0``, ``warm1``, ... (a number more where a thread
+already has such a name)."""
+
+
+def _plain_reads(thread: Thread) -> list[str]:
+    """Locations ``thread`` reads with a plain, scalar, generic load, in first-use order."""
+    locs: list[str] = []
+    for ins in thread.instrs:
+        if (isinstance(ins, Load) and ins.sem == "weak" and not ins.volatile and ins.group is None
+                and ins.proxy == "generic" and ins.loc not in locs):
+            locs.append(ins.loc)
+    return locs
+
+
+def _fresh_regs(thread: Thread, n: int) -> list[str]:
+    """``n`` register names ``thread`` does not use."""
+    used = {getattr(i, "reg", None) for i in thread.instrs} | {r for r, _ in thread.reg_init}
+    names: list[str] = []
+    k = 0
+    while len(names) < n:
+        if f"{WARM_REG}{k}" not in used:
+            names.append(f"{WARM_REG}{k}")
+        k += 1
+    return names
+
+
+def warmed(test: LitmusTest) -> LitmusTest:
+    """``test`` with a plain load of each of a thread's plainly read locations ahead of its first
+    op; ``test`` itself when no thread reads plainly."""
+    threads: list[Thread] = []
+    for t in test.threads:
+        locs = _plain_reads(t)
+        if not locs:
+            threads.append(t)
+            continue
+        warm = tuple(Load(reg=r, loc=loc, line=t.line, warm=True) for r, loc in zip(_fresh_regs(t, len(locs)), locs))
+        threads.append(replace(t, instrs=warm + t.instrs))
+    if all(a is b for a, b in zip(threads, test.threads)):
+        return test
+    return replace(test, threads=tuple(threads))
+
+
+def unwarmed_op(op: str, test: LitmusTest, warm: LitmusTest) -> str | None:
+    """An op label of the warmed test (``"P1 #2 load on x"``, as the audit names ops) as the same
+    op of ``test`` (``"P1 #1 load on x"``); None for a warm load."""
+    m = re.match(r"(\S+) #(\d+)(.*)", op, re.S)
+    if m is None:
+        return op
+    name, index, rest = m.group(1), int(m.group(2)), m.group(3)
+    try:
+        added = len(warm.thread(name).instrs) - len(test.thread(name).instrs)
+    except KeyError:
+        return op
+    return None if index < added else f"{name} #{index - added}{rest}"

@@ -35,7 +35,8 @@ def _plain_reads(thread: Thread) -> list[str]:
 
 def _fresh_regs(thread: Thread, n: int) -> list[str]:
     """``n`` register names ``thread`` does not use."""
-    used = {getattr(i, "reg", None) for i in thread.instrs} | {r for r, _ in thread.reg_init}
+    used = ({getattr(i, "reg", None) for i in thread.instrs} | {getattr(i, "dst", None) for i in thread.instrs}
+            | {r for r, _ in thread.reg_init})
     names: list[str] = []
     k = 0
     while len(names) < n:
@@ -54,7 +55,8 @@ def warmed(test: LitmusTest) -> LitmusTest:
         if not locs:
             threads.append(t)
             continue
-        warm = tuple(Load(reg=r, loc=loc, line=t.line, warm=True) for r, loc in zip(_fresh_regs(t, len(locs)), locs))
+        regs = _fresh_regs(t, len(locs))
+        warm = tuple(Load(reg=r, loc=loc, line=t.line, warm=True) for r, loc in zip(regs, locs))
         threads.append(replace(t, instrs=warm + t.instrs))
     if all(a is b for a, b in zip(threads, test.threads)):
         return test

@@ -37,6 +37,7 @@ from litmus.run.buffers import HeapPlan, heap_plan, init_strided
 from litmus.run.config import RunConfig, Stress, validate_stress
 from litmus.run.counting import OutcomeCounter
 from litmus.codegen import harness
+from litmus.codegen.warm import warmed
 from litmus.run.stress import (
     control_header,
     control_words,
@@ -45,7 +46,6 @@ from litmus.run.stress import (
     round_permutations,
     round_seed,
 )
-from litmus.codegen.warm import warmed
 from litmus.run.warm import warm_round
 
 NOTE = (

@@ -38,6 +38,16 @@ def test_only_plain_loads_are_warmed_once_each_ahead_of_the_thread() -> None:
     assert reader.instrs[0] == Load("warm0", "x", line=test.threads[1].line, warm=True)  # x read twice, warmed once
 
 
+def test_warm_registers_are_names_the_thread_does_not_use() -> None:
+    from litmus.ir import Compute, Reg
+
+    test = _variant(STALE, "warm-relaxed-sys")
+    reader = test.threads[1]
+    taken = replace(reader, instrs=reader.instrs + (Compute("warm0", "mov", Reg("r1")),))
+    warm = warmed(replace(test, threads=(test.threads[0], taken)))
+    assert warm.threads[1].instrs[0].reg == "warm1"
+
+
 def test_a_test_without_plain_loads_is_run_as_it_is() -> None:
     test = _variant(ROOT / "catalog" / "iris_mp.yaml", "relacq-sys-put")  # CAS spin, then a plain load of x
     assert warmed(test) is not test

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field, replace
 
 from litmus.audit.check import _kind_and_codegen_target, compiled_text, match_text, mergeable_plain_ops
 from litmus.audit.op_code import compare_op_code, op_code, op_order
+from litmus.audit.requirements import requirements
 from litmus.codegen.compiler import Compiled
 from litmus.codegen.options import AUDITED_KERNEL, RUN_KERNELS, CodegenOptions
-from litmus.codegen.warm import unwarmed_op, warmed
+from litmus.codegen.warm import warmed
 from litmus.errors import LitmusError, UnsupportedError
 from litmus.ir import LitmusTest
 
@@ -78,12 +79,21 @@ def compare_run_kernels(test: LitmusTest, target: str,
             return out + [KernelComparison(f"{k}+warm", "differs", (f"the warmed test does not compile: {exc}",))
                           for k in kernels]
         had = {g.op for g in match_text(test, kind, compiled_text(audited, kind), audited.source.text)[1]}
+        names = _names_in(test, warm)
         lost = [f"{op}: the warmed test's kernel misses it (expected {f.expected}); the audited kernel has it"
                 for f in match_text(warm, kind, compiled_text(warm_audited, kind), warm_audited.source.text)[1]
-                for op in [unwarmed_op(f.op, test, warm)] if op is not None and op not in had]
+                for op in [names.get(f.op, f.op)] if op is not None and op not in had]
         out += [replace(c, status="differs", differences=c.differences + tuple(lost)) if lost else c
                 for c in _compare_each(warm, kind, codegen_target, warm_audited, kernels, "+warm")]
     return out
+
+
+def _names_in(test: LitmusTest, warm: LitmusTest) -> dict[str, str | None]:
+    """Each requirement of the warmed test, as the audit names it, to the same op's name in
+    ``test`` (None: a warm load, which ``test`` does not have)."""
+    added = {t.name: len(warm.thread(t.name).instrs) - len(t.instrs) for t in test.threads}
+    return {r.describe(): replace(r, instr_index=r.instr_index - added[r.thread]).describe()
+            if r.instr_index >= added[r.thread] else None for r in requirements(warm)}
 
 
 def _compare_each(test: LitmusTest, kind: str, codegen_target: str, audited: Compiled,

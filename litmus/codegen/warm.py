@@ -13,8 +13,8 @@ the warmed test's kernels (:mod:`litmus.run.warm`) and ``litmus audit`` checks t
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
+from functools import lru_cache
 
 from litmus.ir import Load, LitmusTest, Thread
 
@@ -46,6 +46,7 @@ def _fresh_regs(thread: Thread, n: int) -> list[str]:
     return names
 
 
+@lru_cache(maxsize=1024)  # every round of a warm environment asks again (litmus.run.warm)
 def warmed(test: LitmusTest) -> LitmusTest:
     """``test`` with a plain load of each of a thread's plainly read locations ahead of its first
     op; ``test`` itself when no thread reads plainly."""
@@ -61,17 +62,3 @@ def warmed(test: LitmusTest) -> LitmusTest:
     if all(a is b for a, b in zip(threads, test.threads)):
         return test
     return replace(test, threads=tuple(threads))
-
-
-def unwarmed_op(op: str, test: LitmusTest, warm: LitmusTest) -> str | None:
-    """An op label of the warmed test (``"P1 #2 load on x"``, as the audit names ops) as the same
-    op of ``test`` (``"P1 #1 load on x"``); None for a warm load."""
-    m = re.match(r"(\S+) #(\d+)(.*)", op, re.S)
-    if m is None:
-        return op
-    name, index, rest = m.group(1), int(m.group(2)), m.group(3)
-    try:
-        added = len(warm.thread(name).instrs) - len(test.thread(name).instrs)
-    except KeyError:
-        return op
-    return None if index < added else f"{name} #{index - added}{rest}"

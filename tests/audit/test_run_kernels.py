@@ -96,3 +96,14 @@ def test_a_run_kernel_that_does_not_compile_fails_the_audit(monkeypatch: pytest.
     assert got["parallel"].status == "differs"
     assert got["parallel"].differences == (
         "the parallel kernel does not compile: triton could not compile kernel litmus_parallel: at 47:14",)
+
+
+def test_a_warmed_tests_requirements_are_named_as_the_tests_own() -> None:
+    from litmus.audit.requirements import requirements
+    from litmus.audit.run_kernels import _names_in
+    from litmus.codegen.warm import warmed
+
+    test = _mp("relcas-xgpu-sys")  # the reader P1 loads x plainly: one warm load ahead of it
+    names = _names_in(test, warmed(test))
+    assert sorted(n for n in names.values() if n is not None) == sorted(r.describe() for r in requirements(test))
+    assert list(names.values()).count(None) == 1

@@ -25,7 +25,7 @@ from litmus.audit.op_code import compare_op_code, op_code, op_order
 from litmus.audit.requirements import requirements
 from litmus.codegen.compiler import Compiled
 from litmus.codegen.options import AUDITED_KERNEL, RUN_KERNELS, CodegenOptions
-from litmus.codegen.warm import warmed
+from litmus.codegen.warm import original_index, warmed
 from litmus.errors import LitmusError, UnsupportedError
 from litmus.ir import LitmusTest
 
@@ -91,9 +91,11 @@ def compare_run_kernels(test: LitmusTest, target: str,
 def _names_in(test: LitmusTest, warm: LitmusTest) -> dict[str, str | None]:
     """Each requirement of the warmed test, as the audit names it, to the same op's name in
     ``test`` (None: a warm load, which ``test`` does not have)."""
-    added = {t.name: len(warm.thread(t.name).instrs) - len(t.instrs) for t in test.threads}
-    return {r.describe(): replace(r, instr_index=r.instr_index - added[r.thread]).describe()
-            if r.instr_index >= added[r.thread] else None for r in requirements(warm)}
+    names: dict[str, str | None] = {}
+    for r in requirements(warm):
+        k = original_index(warm.thread(r.thread), r.instr_index)
+        names[r.describe()] = None if k is None else replace(r, instr_index=k).describe()
+    return names
 
 
 def _compare_each(test: LitmusTest, kind: str, codegen_target: str, audited: Compiled,

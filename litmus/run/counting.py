@@ -93,7 +93,7 @@ class OutcomeCounter:
     def __init__(self, interpret: bool = False) -> None:
         self.interpret = interpret
         self._kernel: Any = None
-        self._ranges: dict[str, Ranges] = {}
+        self._ranges: dict[tuple[str, tuple[str, ...]], Ranges] = {}
         self._args: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # device copies of the small arguments
         self.recounts = 0  # rounds counted twice because a value left the previous ranges
 
@@ -107,21 +107,23 @@ class OutcomeCounter:
 
         cols = raw_columns(out, heaps, layout, strides) + [out[:, layout.status_column]]
         n = out.shape[0]
-        ranges = self._ranges.get(layout.test_id)
+        # a test and its warmed form (litmus.run.warm) share an id, not their columns
+        key = (layout.test_id, layout.raw_keys)
+        ranges = self._ranges.get(key)
         if ranges is None:
             ranges = self._bounds(cols)
         if ranges.space > MAX_BINS:
-            self._ranges.pop(layout.test_id, None)
+            self._ranges.pop(key, None)
             return count_rows([out], heaps, layout, strides)
         hist = self._histogram(cols, ranges, n)
         if hist[ranges.space]:  # some value outside the ranges: read them again, count again
             self.recounts += 1
             ranges = self._bounds(cols)
             if ranges.space > MAX_BINS:
-                self._ranges.pop(layout.test_id, None)
+                self._ranges.pop(key, None)
                 return count_rows([out], heaps, layout, strides)
             hist = self._histogram(cols, ranges, n)
-        self._ranges[layout.test_id] = ranges
+        self._ranges[key] = ranges
         total = sum(hist[: ranges.space])
         if total != n or hist[ranges.space]:
             raise RuntimeError(f"{layout.test_id}: histogram counts {total} outcomes for {n} rows")

@@ -19,9 +19,15 @@ from litmus.run.config import RunConfig
 
 
 def project(rows: list[Row], test: LitmusTest) -> list[Row]:
-    """``rows`` of the warmed test over ``test``'s observables (the warm registers dropped)."""
+    """``rows`` of the warmed test over ``test``'s observables (the warm registers dropped).
+    Raises ``RuntimeError`` for a row that lacks one of them: it was not counted as the warmed
+    test's."""
     keys = observables(test)
-    return merge_rows([({k: s[k] for k in keys if k in s}, status, n) for s, status, n in rows])
+    for s, _, _ in rows:
+        if missing := [k for k in keys if k not in s]:
+            raise RuntimeError(f"{test.id}: a warm round's row has no {', '.join(missing)}: "
+                               "it was not counted with the warmed test's layout")
+    return merge_rows([({k: s[k] for k in keys}, status, n) for s, status, n in rows])
 
 
 def warm_round(run: Callable[[LitmusTest, RunConfig, int], Round], test: LitmusTest, config: RunConfig,

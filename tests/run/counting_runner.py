@@ -17,6 +17,7 @@ assert os.environ.get("TRITON_INTERPRET") == "1", "run with TRITON_INTERPRET=1"
 import torch  # noqa: E402
 
 from litmus.codegen import CodegenOptions, generate  # noqa: E402
+from litmus.codegen.warm import warmed  # noqa: E402
 from litmus.codegen.layout import HUNG_BIT  # noqa: E402
 from litmus.run.buffers import count_rows, heap_plan, make_out  # noqa: E402
 from litmus.run.counting import MAX_BINS, OutcomeCounter  # noqa: E402
@@ -47,12 +48,14 @@ def main() -> None:
     for case in cases:
         rng = random.Random(case["seed"])
         test = tests[case["test"]]
-        layout = generate(test, CodegenOptions(backend="interpreter", block=8)).layout
+        layouts = [generate(t, CodegenOptions(backend="interpreter", block=8)).layout
+                   for t in ([test, warmed(test)] if case.get("warm") else [test])]
         counter = OutcomeCounter(interpret=True)
         agree = []
         spaces = []
         statuses: set[int] = set()
-        for lo, hi in case["ranges"]:  # rounds in order: a later, wider range forces a recount
+        for k, (lo, hi) in enumerate(case["ranges"]):  # in order: a later, wider range forces a recount
+            layout = layouts[k % len(layouts)]  # "warm": the test and its warmed form take turns
             heaps, out, strides = _round(layout, case["n"], case["stride"], lo, hi, rng)
             rows = counter.count(out, heaps, layout, strides)
             agree.append(_rows(rows) == _rows(count_rows([out], heaps, layout, strides)))

@@ -26,6 +26,9 @@ CASES = [
     {"test": "SB[relaxed-sys]", "seed": 2, "n": 2500, "stride": 16, "ranges": [[0, 2]]},
     # IRIW: 6 observables over 5 values is past MAX_BINS: handed to count_rows
     {"test": "IRIW[acquire-sys]", "seed": 3, "n": 700, "stride": 2, "ranges": [[0, 1], [0, 4]]},
+    # a test and its warmed form (two more columns, one id) in turn, as a warm_reads rotation runs them
+    {"test": "MP-iris[relaxed-wait-sys]", "seed": 4, "n": 900, "stride": 1, "warm": True,
+     "ranges": [[0, 1], [0, 1], [0, 1], [0, 1]]},
 ]
 
 
@@ -51,6 +54,7 @@ def test_a_value_outside_the_last_rounds_ranges_is_recounted(compared: list[dict
     mp = compared[0]
     assert mp["recounts"] == 1  # round 2 widens the range; round 3 fits round 2's ranges
     assert compared[1]["recounts"] == 0
+    assert compared[3]["recounts"] == 0  # each form keeps its own ranges
 
 
 def test_key_spaces_past_max_bins_go_to_count_rows(compared: list[dict]) -> None:

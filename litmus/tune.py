@@ -40,6 +40,8 @@ SPACE: dict[str, tuple[Any, ...]] = {
     "programs_per_sm": (0, 1, 1, 2, 4),
     "role_rotation": (False, True),
     "warm_reads": (False, True),
+    "order_pick": ("program", "iteration", "0", "1", "2", "3"),
+    "role_map": ("first", "rotate", "0", "1", "2", "3"),
 }
 """Every tunable stress parameter and the values a trial draws from (uniformly; a value listed
 twice is drawn twice as often).  Parameters the installed :class:`Stress` does not have are

@@ -6,6 +6,18 @@
 #   orders: bench_weak --role-orders all on 2+2W, WRC, RWC, IRIW (every role order, a row each)
 #   rotate: bench_weak with the default preset's settings in one role order and with role_rotation
 #           (benchmarks/stress/default-one-order.json, default-rotated.json; the preset itself rotates since this measurement)
+#   lanes:  bench_weak with the default preset's settings against the same with shuffle off (every role of an
+#           instance at the same lane of other programs, as cuda-litmus' stripe_workgroup places them:
+#           benchmarks/stress/default-same-lane.json); then --role-orders all on 2+2W, WRC, RWC, IRIW in one
+#           order with and without the lane shuffle (LANE_S s a row, default 0.5)
+#   picks:  bench_weak with the default preset's settings against the same lane (shuffle off) with every
+#           program playing one rotation of the roles per iteration (order_pick iteration) or one
+#           throughout (0-3), and the shuffled lanes with order_pick iteration (benchmarks/stress/*pick*.json);
+#           then LB[release-only-sys] (does a release's MEMBAR keep an earlier load ahead of the store?)
+#   maps:   bench_weak with the default preset's settings against the same lane with role 2 or 3 at home
+#           (role_map 2, 3: it plays an instance in the instance's own program, the others striped away)
+#           and with a seeded home role per round (role_map rotate), same lane and shuffled
+#           (benchmarks/stress/*map*.json), MAP_S s a row (default 0.5)
 #   catalog: the whole catalog (scripts/h200_detect.sh catalog) with docs/results/h100-rotation-3.json,
 #           or, when the rotate phase saw more weak outcomes per kernel-second with the rotation on
 #           at least 4 of its 7 tests, with the same rotation whose resident parallel environments
@@ -39,6 +51,34 @@ case "$what" in
     timeout 150 python3 benchmarks/bench_weak.py --backend cuda --seconds "$S" --instances 1048576 \
       --tests MP SB LB 2+2W WRC RWC IRIW --stress benchmarks/stress/default-one-order.json benchmarks/stress/default-rotated.json \
       --json "$OUT/rotate.json" 2>&1 | grep -v Warning | tee -a "$LOG"
+    ;;
+  lanes)
+    step "bench_weak default-rotated vs default-same-lane, ${S}s a row"
+    timeout 200 python3 benchmarks/bench_weak.py --backend cuda --seconds "$S" --instances 1048576 \
+      --tests MP SB LB 2+2W WRC RWC IRIW --stress benchmarks/stress/default-rotated.json benchmarks/stress/default-same-lane.json \
+      --json "$OUT/lanes.json" 2>&1 | grep -v Warning | tail -n 25 | tee -a "$LOG"
+    step "bench_weak --role-orders all, one order, shuffled lanes and the same lane, ${LANE_S:-0.5}s a row"
+    timeout 330 python3 benchmarks/bench_weak.py --backend cuda --seconds "${LANE_S:-0.5}" --instances 1048576 \
+      --tests 2+2W WRC RWC IRIW --role-orders all \
+      --stress benchmarks/stress/default-one-order.json benchmarks/stress/default-same-lane-one-order.json \
+      --json "$OUT/lane-orders.json" 2>&1 | grep -v Warning | tail -n 80 | tee -a "$LOG"
+    ;;
+  picks)
+    step "bench_weak: default-rotated, same-lane-pick-{iteration,0..3}, shuffled-pick-iteration, ${S}s a row"
+    timeout 330 python3 benchmarks/bench_weak.py --backend cuda --seconds "$S" --instances 1048576 \
+      --tests MP SB LB 2+2W WRC RWC IRIW --stress benchmarks/stress/default-rotated.json \
+      benchmarks/stress/same-lane-pick-{iteration,0,1,2,3}.json benchmarks/stress/shuffled-pick-iteration.json \
+      --json "$OUT/picks.json" 2>&1 | grep -v Warning | tail -n 60 | tee -a "$LOG"
+    step "bench_weak: LB[release-only-sys] and LB[relaxed-sys], default, ${S}s a row"
+    timeout 100 python3 benchmarks/bench_weak.py --backend cuda --seconds "$S" --instances 1048576 --tests LB \
+      --variant LB=release-only-sys --stress default --json "$OUT/lb-release-only.json" 2>&1 | grep -v Warning | tail -n 4 | tee -a "$LOG"
+    ;;
+  maps)
+    step "bench_weak: default-rotated, same-lane-map-{rotate,2,3}, shuffled-map-rotate, ${MAP_S:-0.5}s a row"
+    timeout ${MAPS_TIMEOUT:-150} python3 benchmarks/bench_weak.py --backend cuda --seconds "${MAP_S:-0.5}" --instances 1048576 \
+      --tests MP SB LB 2+2W WRC RWC IRIW --stress benchmarks/stress/default-rotated.json \
+      benchmarks/stress/same-lane-map-{rotate,2,3}.json benchmarks/stress/shuffled-map-rotate.json \
+      --json "$OUT/maps.json" 2>&1 | grep -v Warning | tail -n 60 | tee -a "$LOG"
     ;;
   catalog)
     stress=${CAT_STRESS:-$(python3 - "$OUT" <<'PY'

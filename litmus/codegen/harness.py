@@ -20,6 +20,12 @@ touch only a *control block*, an int32 buffer whose address is ``heap_ptrs[layou
   ``progs_per_role``, the programs of the launch); the host picks ``JOIN_MUL`` co-prime with
   ``P``, so exactly ``JOIN_COUNT`` seeded programs join, and sets ``GROUP = TOTAL =
   JOIN_COUNT`` (``litmus.run.parallel.join_words``).
+- **Order pick** (parallel mode only, ``order_pick_lines``): where a program takes several op
+  orders in turn (``litmus.codegen.roles.order_branches``), program ``pid`` plays order
+  ``(pid * (1 - ORDER_PID_OFF) + it * (1 - ORDER_IT_OFF) + ORDER_BASE) % n`` in iteration ``it``:
+  all zeros is ``(pid + it) % n``; with ``ORDER_PID_OFF`` every program plays the same order in an
+  iteration; with both ``*_OFF`` words every program plays order ``ORDER_BASE % n`` throughout
+  (``litmus.run.stress.order_words``, ``Stress.order_pick``).
 """
 
 from __future__ import annotations
@@ -36,10 +42,25 @@ TOTAL = 8  # programs in the launch (the last barrier group may be smaller)
 JOIN_MUL = 9  # parallel mode: multiplier of the seeded choice of barrier programs
 JOIN_ADD = 10  # parallel mode: offset of that choice
 JOIN_COUNT = 11  # parallel mode: programs that join the barrier
+ORDER_PID_OFF = 12  # parallel mode: 1 drops pid from the order a program plays
+ORDER_IT_OFF = 13  # parallel mode: 1 drops the iteration from it
+ORDER_BASE = 14  # parallel mode: added to it
 SCRATCH = 16  # first scratch word
 
 HEADER_WORDS = SCRATCH
 """Control-block words before the scratch region."""
+
+
+ORDER_PICK = "(pid * po_pid + it * po_it + po_base)"
+"""The parallel kernel's order pick (:func:`order_pick_lines` defines its names)."""
+
+
+def order_pick_lines() -> list[str]:
+    """Program-level lines of a parallel kernel with the harness: the factors of
+    :data:`ORDER_PICK`, read from the control block (``ctl``, defined by :func:`harness_lines`)."""
+    return [f"po_pid = 1 - tl.load(ctl + {ORDER_PID_OFF})  # which op order a program plays: ORDER_PICK",
+            f"po_it = 1 - tl.load(ctl + {ORDER_IT_OFF})",
+            f"po_base = tl.load(ctl + {ORDER_BASE})"]
 
 
 def harness_lines(n_ranks: int, join: bool = False) -> list[str]:

@@ -5,14 +5,15 @@ plays every role of the test, one lane vector per role (``width * BLOCK`` lanes 
 ``width`` threads sharing a CTA), and loops over ``n_instances // (P * BLOCK)`` iterations.  In
 iteration ``it``, lane ``j`` of program ``pid`` plays, for role ``r``, instance
 ``it * P * BLOCK + q * BLOCK + l`` with the role's row ``(k, kc) = perm[first thread of r]``,
-``c = kc % BLOCK`` and ``o = kc // BLOCK``:
+``c = kc % BLOCK``, ``o = kc // BLOCK`` and ``h = k // BLOCK``:
 
-- instance lane ``l = (j * k + c) % BLOCK`` (``k`` odd: a bijection of the lanes);
-- role 0: ``q = pid`` (``o`` unused);
-- role ``r >= 1``: ``q = (pid + 1 + (l + o) % max(P - 1, 1)) % P``: another program than the
-  one where role 0 plays the instance whenever ``P > 1`` (cuda-litmus' ``stripe_workgroup``),
-  and, when the roles' offsets ``o`` differ modulo ``P - 1``, another program than every other
-  role's too.
+- instance lane ``l = (j * k + c) % BLOCK`` (``k % BLOCK`` odd: a bijection of the lanes);
+- the home role (``h = 1``, one per launch; the host picks which: ``Stress.role_map``):
+  ``q = pid`` (``o`` unused);
+- every other role: ``q = (pid + 1 + (l + o) % max(P - 1, 1)) % P``: another program than the
+  one where the home role plays the instance whenever ``P > 1`` (cuda-litmus'
+  ``stripe_workgroup``), and, when the roles' offsets ``o`` differ modulo ``P - 1``, another
+  program than every other role's too.
 - a thread ``s > 0`` of a role whose threads share a CTA takes ``j`` through its own lane
   permutation first (``litmus.codegen.roles.slot_lane_line``): it plays the same instances in
   the same program as the role's first thread, from other hardware threads.
@@ -22,7 +23,9 @@ So for each role the map ``(it, pid, j) -> instance`` is a bijection onto ``[0, 
 
 Op order: a role whose threads share a CTA and spin has two program orders
 (``roles.role_orders``), and program ``pid`` plays alternative ``(pid + it) % n`` in iteration
-``it`` (``roles.order_branches``; alternative ``k`` takes each role's order ``k``).  With
+``it`` (``roles.order_branches``; alternative ``k`` takes each role's order ``k``), or, with the
+run harness, the order the control block picks (``harness.ORDER_PICK``: every program the same
+one per iteration, or one throughout).  With
 ``CodegenOptions.role_rotation``, program ``pid`` of a spin-free test plays the roles in the
 cyclic rotation starting at role ``(pid + it) % R`` (one branch per rotation, the instance map
 unchanged), so the roles' ops meet in every relative order a rotation gives.  A spin must not
@@ -41,6 +44,7 @@ from litmus.codegen.roles import (
     mask_line,
     output_lines,
     role_header,
+    DEFAULT_PICK,
     ordered_lines,
     role_orders,
     thread_contexts,
@@ -55,7 +59,7 @@ from litmus.codegen.roles import (
     role_heap_lines,
     slot_lane_line,
 )
-from litmus.codegen.harness import harness_lines
+from litmus.codegen.harness import ORDER_PICK, harness_lines, order_pick_lines
 from litmus.codegen.layout import KernelEntry, Layout
 from litmus.codegen.ops import Emitter, ThreadContext
 from litmus.codegen.options import CodegenOptions
@@ -90,17 +94,13 @@ def role_rotations(test: LitmusTest, orders: list[list[Op]]) -> list[list[list[O
     return [orders[r:] + orders[:r] for r in range(len(orders))]
 
 
-def _instance_offset_lines(p: str, row: str, lane: str, striped: bool) -> list[str]:
+def _instance_offset_lines(p: str, row: str, lane: str) -> list[str]:
     """``x_<p>``: the instance (within one iteration) each lane of thread ``p`` plays, from its
     role's permutation row (``k_<row>``, ``kc_<row>``) at lane ``lane`` of the block; see the
     module docstring for the formula."""
-    lines = [f"l_{p} = ({lane} * k_{row} + kc_{row} % BLOCK) % BLOCK"]
-    if striped:
-        lines += [f"q_{p} = (pid + 1 + (l_{p} + kc_{row} // BLOCK) % stripe) % progs_per_role",
-                  f"x_{p} = (q_{p} * BLOCK + l_{p}).to(tl.int64)"]
-    else:
-        lines.append(f"x_{p} = (pid * BLOCK + l_{p}).to(tl.int64)")
-    return lines
+    return [f"l_{p} = ({lane} * k_{row} + kc_{row} % BLOCK) % BLOCK",
+            f"q_{p} = (pid + (1 - k_{row} // BLOCK) * (1 + (l_{p} + kc_{row} // BLOCK) % stripe)) % progs_per_role",
+            f"x_{p} = (q_{p} * BLOCK + l_{p}).to(tl.int64)"]
 
 
 def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, emitter: Emitter,
@@ -111,7 +111,7 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
     pre: list[str] = []
     if options.harness:
         pre.append("lane = tl.arange(0, BLOCK)  # the harness's lanes")
-        pre += harness_lines(layout.n_ranks, join=True)
+        pre += harness_lines(layout.n_ranks, join=True) + order_pick_lines()
     pre += role_heap_lines(layout, {t.rank for t in test.threads})
     pre += ["per_iter = progs_per_role * BLOCK  # instances per iteration",
             "stripe = tl.maximum(progs_per_role - 1, 1)"]
@@ -125,8 +125,8 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
         pre += [f"# role {g}"] + role_header(role, options) + lane_lines(len(role), sfx, needs_wide(layout))
         contexts = thread_contexts(layout, role, sfx)
         first = contexts[0][1].ident
-        pre.append(f"# role {g}: instance lane l = (j * k + c) % BLOCK, (k, c + BLOCK * o) = perm[{pi}]; program "
-                   + ("pid" if g == 0 else "(pid + 1 + (l + o) % max(P - 1, 1)) % P"))
+        pre.append(f"# role {g}: instance lane l = (j * k + c) % BLOCK, (k + BLOCK * h, c + BLOCK * o) = perm[{pi}]; "
+                   "program pid (h = 1: the home role) or (pid + 1 + (l + o) % max(P - 1, 1)) % P")
         pre += [f"k_{first} = tl.load(perm + {2 * pi})", f"kc_{first} = tl.load(perm + {2 * pi + 1})"]
         for slot, (t, ctx) in enumerate(contexts):
             pre += mask_line(ctx, slot, sfx)
@@ -134,7 +134,7 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
             if slot:  # same instances, same program, another hardware thread (roles.SLOT_ROTATION)
                 pre.append(slot_lane_line(ctx.ident, slot, layout.threads.index(t.name), sfx))
                 lane = f"j_{ctx.ident}"
-            pre += _instance_offset_lines(ctx.ident, first, lane, striped=g > 0)
+            pre += _instance_offset_lines(ctx.ident, first, lane)
             body.append(f"i_{ctx.ident} = x_{ctx.ident} + it * per_iter  # thread {t.name}")
             body += thread_setup(layout, t, ctx)
         orders.append(role_orders(test, contexts, options))
@@ -145,7 +145,8 @@ def parallel_kernel_text(test: LitmusTest, layout: Layout, entry: KernelEntry, e
     alternatives = [[o[k % len(o)] for o in orders] for k in range(n)]
     if options.role_rotation and n == 1:
         alternatives = role_rotations(test, alternatives[0])
-    body += ordered_lines(emitter, [phase_order(alt) for alt in alternatives], layout, output_lines(layout, all_contexts))
+    body += ordered_lines(emitter, [phase_order(alt) for alt in alternatives], layout, output_lines(layout, all_contexts),
+                          pick=ORDER_PICK if options.harness else DEFAULT_PICK)
     body = drop_overwritten_inits(body, lone_regs)
     lines = iteration_loop(drop_dead_assignments(pre + [LOOP_MARK] + body), options.backend)
     out = kernel_def(entry.name) + [

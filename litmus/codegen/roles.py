@@ -386,8 +386,12 @@ def stalls_own_cta(test: LitmusTest, order: Sequence[tuple[Thread, object, int]]
     return bool(starved_spins(test, order, lambda t, u: u is not t, lambda t, u: True, outside))
 
 
+DEFAULT_PICK = "(pid + it)"
+"""The op order program ``pid`` plays in iteration ``it``, modulo the number of orders."""
+
+
 def ordered_lines(emitter: Emitter, orders: list[list[tuple[Thread, ThreadContext, int]]], layout: Layout,
-                  tail: list[str]) -> list[str]:
+                  tail: list[str], pick: str = DEFAULT_PICK) -> list[str]:
     """The lines of the ops of ``orders`` (:func:`op_lines`), which the programs take in turn
     (:func:`order_branches`), then ``tail``.  The ops every order has at the same place at its
     start or its end are emitted once, outside the branches: LLVM would merge their copies into
@@ -399,18 +403,19 @@ def ordered_lines(emitter: Emitter, orders: list[list[tuple[Thread, ThreadContex
     head = next((k for k in range(size) if len({key(o[k]) for o in orders}) > 1), size)
     tail_ops = next((k for k in range(size - head) if len({key(o[-1 - k]) for o in orders}) > 1), size - head)
     middles = [op_lines(emitter, o[head:len(o) - tail_ops], layout) for o in orders]
-    return (op_lines(emitter, first[:head], layout) + order_branches(middles)
+    return (op_lines(emitter, first[:head], layout) + order_branches(middles, pick)
             + op_lines(emitter, first[len(first) - tail_ops:], layout) + tail)
 
 
-def order_branches(bodies: list[list[str]]) -> list[str]:
+def order_branches(bodies: list[list[str]], pick: str = DEFAULT_PICK) -> list[str]:
     """The lines of one program order (``bodies[0]`` alone), or of several that the programs
-    take in turn, program ``pid`` order ``(pid + it) % n`` in iteration ``it`` (so a launch of
-    one program per role plays each too): ``if play_order == 0: ... else:  # play_order == n-1``
-    (an ``else``, so every branch assigns what the others do)."""
+    take in turn, order ``pick % n`` (default: program ``pid`` order ``(pid + it) % n`` in
+    iteration ``it``, so a launch of one program per role plays each too):
+    ``if play_order == 0: ... else:  # play_order == n-1`` (an ``else``, so every branch assigns
+    what the others do)."""
     if len(bodies) == 1:
         return bodies[0]
-    lines = [f"play_order = (pid + it) % {len(bodies)}  # which of the {len(bodies)} op orders this program plays"]
+    lines = [f"play_order = {pick} % {len(bodies)}  # which of the {len(bodies)} op orders this program plays"]
     for k, body in enumerate(bodies):
         last = k == len(bodies) - 1
         lines.append(f"else:  # play_order == {k}" if last else f"{'if' if k == 0 else 'elif'} play_order == {k}:")

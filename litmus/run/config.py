@@ -45,7 +45,15 @@ class Stress:
     this many programs (0: as many as are resident at once); ``role_rotation``: program ``pid``
     of a spin-free test plays the roles in the rotation starting at role ``(pid + it) % R`` in
     iteration ``it`` instead of every program playing them in one order
-    (``CodegenOptions.role_rotation``).
+    (``CodegenOptions.role_rotation``); ``order_pick`` (parallel launch): which of those op orders a
+    program plays in an iteration: ``program`` (``(pid + it) % n``), ``iteration`` (every program
+    ``it % n``, so all roles of an instance keep one relative order within the iteration), or a
+    number ``K`` (every program order ``K % n`` throughout; with ``shuffle`` off, which keeps an
+    instance's roles on one lane of their programs, this is an instance's schedule);
+    ``role_map`` (parallel launch): which role plays an instance in the program the instance
+    belongs to (the *home* role; the others play it in programs striped away from it, in role
+    order, cyclically after it): ``first`` (role 0), ``rotate`` (a seeded role each round), or a
+    number ``K`` (role ``K % R``).
 
     ``warm_reads`` (cpu, cuda and ranks backends): each thread first loads every location it
     later reads with a plain load, so its SM may hold a line that a plain load after a relaxed
@@ -69,6 +77,8 @@ class Stress:
     programs_per_sm: int = 0
     role_rotation: bool = False
     warm_reads: bool = False
+    order_pick: str = "program"
+    role_map: str = "first"
 
     def as_dict(self) -> dict[str, Any]:
         """The parameters as a JSON-ready dict."""
@@ -124,6 +134,10 @@ PRESETS["parallel-heavy"] = replace(PRESETS["heavy"], name="parallel-heavy", lau
 
 PATTERNS = ("store-store", "store-load", "load-store", "load-load")
 LAUNCHES = ("grid", "parallel")
+ORDER_PICKS = ("program", "iteration")
+"""``Stress.order_pick`` values besides a fixed order's number."""
+ROLE_MAPS = ("first", "rotate")
+"""``Stress.role_map`` values besides a fixed role's number."""
 
 
 def validate_stress(stress: Stress) -> None:
@@ -149,6 +163,12 @@ def validate_stress(stress: Stress) -> None:
         raise LitmusError(f"{where}: programs_per_sm {stress.programs_per_sm} is negative; use 0 (as many as fit) or more")
     if stress.parallel_programs < 0:
         raise LitmusError(f"{where}: parallel_programs {stress.parallel_programs} is negative; use 0 (resident) or more")
+    if stress.order_pick not in ORDER_PICKS and not (stress.order_pick.isdigit() and int(stress.order_pick) < 64):
+        raise LitmusError(f"{where}: order_pick {stress.order_pick!r}; use {' or '.join(ORDER_PICKS)}, "
+                          "or an order's number (0 to 63)")
+    if stress.role_map not in ROLE_MAPS and not (stress.role_map.isdigit() and int(stress.role_map) < 64):
+        raise LitmusError(f"{where}: role_map {stress.role_map!r}; use {' or '.join(ROLE_MAPS)}, "
+                          "or a role's number (0 to 63)")
 
 
 def load_stresses(spec: str) -> tuple[Stress, ...]:

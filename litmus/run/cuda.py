@@ -42,6 +42,7 @@ from litmus.run.stress import (
     control_header,
     control_words,
     instance_count,
+    order_words,
     pattern_flags,
     round_permutations,
     round_seed,
@@ -149,10 +150,13 @@ def parallel_spec(layout: Layout, config: RunConfig, programs: int, block: int) 
 
 def parallel_header(stress: Stress, seed: int, programs: int) -> list[int]:
     """The control header of a parallel-mode launch of ``programs`` programs: pre-stress, and
-    the start barrier over the seeded ``barrier_pct`` of the programs when ``kernel_barrier``."""
+    the start barrier over the seeded ``barrier_pct`` of the programs when ``kernel_barrier``,
+    and the op order each program plays (``order_pick``)."""
     from litmus.run.parallel import join_words
 
     header = control_header(stress, seed, 0, programs)
+    for word, value in order_words(stress).items():
+        header[word] = value
     if stress.kernel_barrier:
         for word, value in join_words(programs, stress.barrier_pct, seed).items():
             header[word] = value
@@ -469,7 +473,8 @@ class CudaBackend:
         if setup is not None:
             self._setup = setup
             return setup
-        if (any(k.test is not test for k in self._setups.values()) or len(self._setups) >= KEPT_SETUPS
+        # a test's warmed form (litmus.run.warm) shares its id and its rounds: keep both
+        if (any(k.test.id != test.id for k in self._setups.values()) or len(self._setups) >= KEPT_SETUPS
                 or sum(k.nbytes for k in self._setups.values()) >= self.kept_bytes):
             self._setups.clear()
             self._setup = None
@@ -509,7 +514,7 @@ class CudaBackend:
         """One round in codegen's parallel mode: G resident programs, each playing every role
         (:mod:`litmus.codegen.parallel`), seeded rows and barrier choice (seed ``config.seed + round``)."""
         from litmus.run.buffers import perm_tensor
-        from litmus.run.parallel import parallel_permutations
+        from litmus.run.parallel import home_role, parallel_permutations, parallel_roles
 
         t0 = time.perf_counter()
         setup = self._prepare_parallel(test, config)
@@ -517,13 +522,14 @@ class CudaBackend:
         seed = round_seed(config, round_index)
         init_strided(setup.layout, setup.heaps, spec.plan)
         setup.clear_out()
+        home = home_role(config.stress.role_map, seed, len(parallel_roles(setup.layout)))
         perms = parallel_permutations(setup.layout, spec.progs_per_role, spec.block,
-                                      seed if config.stress.shuffle else None)
+                                      seed if config.stress.shuffle else None, home)
         header = parallel_header(config.stress, seed, spec.progs_per_role)
         stress = stress_launch(config.stress)
         phases, rows = self._launch(setup, perm_tensor(perms, self.device), header, stress, seed)
         return Round(rows=rows, instances=spec.n_instances, seconds=time.perf_counter() - t0,
-                     extra={**phases, "seed": seed, "perms": perms,
+                     extra={**phases, "seed": seed, "perms": perms, "home_role": home,
                             "fallbacks": list(setup.fallbacks), "mem_stress": stress is not None,
                             "launch": "parallel", "programs": spec.progs_per_role,
                             "iterations": spec.n_instances // (spec.progs_per_role * spec.block),

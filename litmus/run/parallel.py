@@ -4,8 +4,8 @@ instance map, the barrier choice and the sizing of the grid from occupancy.
 Pure Python (torch only in :func:`device_limits`).  The kernel side and the formula are in
 :mod:`litmus.codegen.parallel`; in short, with the role's row ``(k, kc)``, ``c = kc % BLOCK``,
 ``o = kc // BLOCK`` and ``P`` programs, lane ``j`` of program ``pid`` in iteration ``it`` plays
-instance ``it*P*BLOCK + q*BLOCK + l`` with ``l = (j*k + c) % BLOCK`` and ``q = pid`` (role 0) or
-``q = (pid + 1 + (l + o) % max(P-1, 1)) % P`` (every other role).
+instance ``it*P*BLOCK + q*BLOCK + l`` with ``l = (j*k + c) % BLOCK`` and ``q = pid`` (the home
+role, ``k >= BLOCK``) or ``q = (pid + 1 + (l + o) % max(P-1, 1)) % P`` (every other role).
 """
 
 from __future__ import annotations
@@ -31,19 +31,23 @@ def parallel_roles(layout: Layout) -> tuple[tuple[str, ...], ...]:
     return entry.roles
 
 
-def parallel_permutations(layout: Layout, programs: int, block: int, seed: int | None) -> list[tuple[int, int]]:
+def parallel_permutations(layout: Layout, programs: int, block: int, seed: int | None,
+                          home: int = 0) -> list[tuple[int, int]]:
     """``perm`` rows (one per thread, ``layout.threads`` order) for a parallel launch of
     ``programs`` programs of ``block`` lanes.
 
-    Each role gets ``(k, c + block*o)``: an odd lane multiplier ``k``, a lane offset ``c`` and,
-    for roles after the first, a program offset ``o`` in ``[0, programs-1)``, distinct between
-    roles whenever ``programs - 1 >= roles - 1`` (then every role of an instance plays it in its
-    own program).  ``seed=None`` gives the unshuffled rows ``(1, block*(r-1))``.  A thread
-    sharing its role's CTA after the first gets a row of its own, ``(k, c)`` (``(1, 0)``
-    unshuffled): its lane permutation (:func:`litmus.run.buffers.slot_lane`).
+    Each role gets ``(k + block*h, c + block*o)``: an odd lane multiplier ``k``, a lane offset
+    ``c``, ``h = 1`` for role ``home`` (it plays an instance in the program whose instance it is)
+    and 0 for the others, which get a program offset ``o`` in ``[0, programs-1)``, distinct
+    between them whenever ``programs - 1 >= roles - 1`` (then every role of an instance plays it
+    in its own program).  ``seed=None`` gives the unshuffled rows: ``k = 1``, ``c = 0`` and the
+    offsets 0, 1, ... for the roles after ``home``, cyclically.  A thread sharing its role's CTA
+    after the first gets a row of its own, ``(k, c)`` (``(1, 0)`` unshuffled): its lane
+    permutation (:func:`litmus.run.buffers.slot_lane`).
     """
     _check_shape(programs, block)
     roles = parallel_roles(layout)
+    home %= len(roles)
     stripe = max(programs - 1, 1)
     rng = random.Random(seed)
     if seed is None:
@@ -54,23 +58,33 @@ def parallel_permutations(layout: Layout, programs: int, block: int, seed: int |
         offsets = [rng.randrange(stripe) for _ in roles[1:]]
     rows: dict[str, tuple[int, int]] = {}
     for r, names in enumerate(roles):
-        k = 1 if seed is None else rng.randrange(1, max(block, 2), 2)
+        k = (1 if seed is None else rng.randrange(1, max(block, 2), 2)) % block  # below BLOCK: h is k // BLOCK
         c = 0 if seed is None else rng.randrange(block)
-        o = offsets[r - 1] if r else 0
-        rows[names[0]] = (k, c + block * o)
+        after = (r - home) % len(roles)  # 0: the home role; then the others, cyclically
+        rows[names[0]] = (k + block, c) if after == 0 else (k, c + block * offsets[after - 1])
         for name in names[1:]:
             rows[name] = (1, 0) if seed is None else (rng.randrange(1, max(block, 2), 2), rng.randrange(block))
     return [rows[name] for name in layout.threads]
 
 
-def parallel_instance(role_row: tuple[int, int], pid: int, j: int, it: int, programs: int, block: int,
-                      striped: bool = True) -> int:
+def home_role(role_map: str, seed: int, n_roles: int) -> int:
+    """The home role (:func:`parallel_permutations`) of a round with ``seed`` under
+    ``Stress.role_map``: ``first`` is role 0, ``rotate`` a seeded one, a number ``K`` role ``K % R``."""
+    if role_map == "first":
+        return 0
+    if role_map == "rotate":
+        return random.Random(f"role_map {seed}").randrange(n_roles)
+    return int(role_map) % n_roles
+
+
+def parallel_instance(role_row: tuple[int, int], pid: int, j: int, it: int, programs: int, block: int) -> int:
     """The instance lane ``j`` of program ``pid`` plays in iteration ``it`` for a role with
-    ``perm`` row ``role_row``; ``striped=False`` for role 0 (its own program).  Mirrors the
+    ``perm`` row ``role_row`` (``k >= block``: the home role, in its own program).  Mirrors the
     kernel's arithmetic exactly."""
     k, kc = role_row
     lane = (j * k + kc % block) % block
-    prog = (pid + 1 + (lane + kc // block) % max(programs - 1, 1)) % programs if striped else pid
+    home = k // block
+    prog = (pid + (1 - home) * (1 + (lane + kc // block) % max(programs - 1, 1))) % programs
     return it * programs * block + prog * block + lane
 
 
@@ -79,12 +93,12 @@ def instance_table(layout: Layout, perms: list[tuple[int, int]], programs: int, 
     """Per thread: ``(it, pid, j) -> instance`` for every lane of the launch (``j``: the lane
     of the thread's own block of lanes)."""
     table = {}
-    for r, names in enumerate(parallel_roles(layout)):
+    for names in parallel_roles(layout):
         row = perms[layout.threads.index(names[0])]
         for slot, name in enumerate(names):
             own = perms[layout.threads.index(name)]
             table[name] = {(it, pid, j): parallel_instance(row, pid, slot_lane(own, slot, j, block), it, programs,
-                                                           block, striped=r > 0)
+                                                           block)
                            for it in range(iterations) for pid in range(programs) for j in range(block)}
     return table
 

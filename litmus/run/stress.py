@@ -76,6 +76,18 @@ def control_header(stress: Stress, seed: int, group: int, total_programs: int,
     return words
 
 
+def order_words(stress: Stress) -> dict[int, int]:
+    """Control-block words (index -> value) of ``stress.order_pick``: which op order each program
+    of a parallel launch plays (:mod:`litmus.codegen.harness`, "Order pick")."""
+    from litmus.codegen import harness as h
+
+    if stress.order_pick == "program":
+        return {h.ORDER_PID_OFF: 0, h.ORDER_IT_OFF: 0, h.ORDER_BASE: 0}
+    if stress.order_pick == "iteration":
+        return {h.ORDER_PID_OFF: 1, h.ORDER_IT_OFF: 0, h.ORDER_BASE: 0}
+    return {h.ORDER_PID_OFF: 1, h.ORDER_IT_OFF: 1, h.ORDER_BASE: int(stress.order_pick)}
+
+
 def control_words(stress: Stress) -> int:
     """Size in int32 words of the control block ``stress`` needs (header and scratch)."""
     from litmus.codegen.harness import HEADER_WORDS

@@ -33,6 +33,10 @@ CASES: list[dict] = [
     {"name": "WRC-G3", "id": "WRC[relacq-sys]", "programs": 3, "block": 8, "iterations": 1, "seed": 3},
     {"name": "MP-harness", "id": "MP[relaxed-xcta-sys]", "programs": 4, "block": 4, "iterations": 2, "seed": 1,
      "harness": True},
+    # another role at home (Stress.role_map): it plays each instance in the instance's own program
+    {"name": "IRIW-home2", "id": "IRIW[relaxed-sys]", "programs": 4, "block": 4, "iterations": 2, "seed": 9, "home": 2},
+    {"name": "WRC-home1-unshuffled", "id": "WRC[relacq-sys]", "programs": 3, "block": 8, "iterations": 1, "seed": None,
+     "home": 1},
 ] + [
     # every program plays the roles in the rotation starting at role pid % R; a spinning test keeps one order
     {"name": f"{tid}-rotated-G{g}", "id": tid, "programs": g, "block": 4, "iterations": 2, "seed": 5 + g,

@@ -40,7 +40,7 @@ def run_case(case: dict) -> dict:
     # a round's register columns must all be stored (the cuda backend does not zero them between
     # rounds): a sentinel left anywhere fails the mirror test
     out[:, :-1] = SENTINEL
-    perms = parallel_permutations(layout, g, block, case["seed"])
+    perms = parallel_permutations(layout, g, block, case["seed"], case.get("home", 0))
     buffers = list(heaps)
     header = None
     if opts.harness:

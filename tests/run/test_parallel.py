@@ -41,17 +41,18 @@ def _layout(test_id: str) -> Layout:
 def test_the_mirror_follows_the_documented_formula() -> None:
     # row (k=3, kc = c + BLOCK*o) with c=2, o=1; lane 1 of program 0, iteration 1, 3 programs of 4 lanes
     assert parallel_instance((3, 2 + 4 * 1), pid=0, j=1, it=1, programs=3, block=4) == 12 + 1 * 4 + 1
-    assert parallel_instance((3, 2 + 4 * 1), pid=0, j=1, it=1, programs=3, block=4, striped=False) == 12 + 0 + 1
+    # k + BLOCK: the home role, in the instance's own program (the same lane: (1 * 7 + 2) % 4 = 1)
+    assert parallel_instance((3 + 4, 2 + 4 * 1), pid=0, j=1, it=1, programs=3, block=4) == 12 + 0 + 1
     assert parallel_instance((1, 0), pid=0, j=3, it=0, programs=1, block=4) == 3  # one program: its own
 
 
 @settings(max_examples=60, deadline=None)
 @given(test_id=st.sampled_from(TESTS), programs=st.integers(1, 40), log_block=st.integers(0, 6),
-       iterations=st.integers(1, 2), seed=st.one_of(st.none(), st.integers(0, 2**31)))
+       iterations=st.integers(1, 2), seed=st.one_of(st.none(), st.integers(0, 2**31)), home=st.integers(0, 5))
 def test_every_role_plays_every_instance_once_and_partners_sit_elsewhere(
-        test_id: str, programs: int, log_block: int, iterations: int, seed: int | None) -> None:
+        test_id: str, programs: int, log_block: int, iterations: int, seed: int | None, home: int) -> None:
     layout, block = _layout(test_id), 1 << log_block
-    perms = parallel_permutations(layout, programs, block, seed)
+    perms = parallel_permutations(layout, programs, block, seed, home)
     n = programs * block * iterations
     tables = instance_table(layout, perms, programs, block, iterations)
     for table in tables.values():  # a bijection onto [0, n)
@@ -64,12 +65,17 @@ def test_every_role_plays_every_instance_once_and_partners_sit_elsewhere(
         for name in names[1:]:  # threads sharing a CTA play each instance in the same program
             assert all(where[x][r] == pid for (_, pid, _), x in tables[name].items())
     distinct = programs - 1 >= len(roles) - 1
-    for progs in where:
+    h = home % len(roles)
+    for x, progs in enumerate(where):
+        assert progs[h] == (x // block) % programs  # the home role plays in the instance's own program
         if programs > 1:
-            assert all(p != progs[0] for p in progs[1:])
+            assert all(p != progs[h] for r, p in enumerate(progs) if r != h)
             if distinct:
                 assert len(set(progs)) == len(progs)
-    assert all(k % 2 == 1 and 0 <= kc < block * max(programs - 1, 1) for k, kc in perms)
+    firsts = [perms[layout.threads.index(names[0])] for names in roles]
+    assert [k // block for k, _ in firsts] == [int(r == h) for r in range(len(roles))]
+    assert all((k % block) % 2 == 1 or block == 1 for k, _ in perms)
+    assert all(0 <= kc < block * max(programs - 1, 1) for k, kc in perms)
 
 
 SHARED = ["MP[relaxed-samecta-gpu]", "SYMM-barrier-p1[p1-acqrel-sys]", "BUG-aiter-2890[buggy-final-sync-relaxed]"]
@@ -99,7 +105,17 @@ def test_rows_are_reproducible_and_change_with_the_seed() -> None:
     layout = _layout("IRIW[relaxed-sys]")
     assert parallel_permutations(layout, 132, 256, 5) == parallel_permutations(layout, 132, 256, 5)
     assert parallel_permutations(layout, 132, 256, 5) != parallel_permutations(layout, 132, 256, 6)
-    assert parallel_permutations(layout, 8, 4, None) == [(1, 0), (1, 0), (1, 4), (1, 8)]
+    assert parallel_permutations(layout, 8, 4, None) == [(1 + 4, 0), (1, 0), (1, 4), (1, 8)]  # role 0 at home
+    assert parallel_permutations(layout, 8, 4, None, home=2) == [(1, 4), (1, 8), (1 + 4, 0), (1, 0)]
+
+
+def test_the_home_role_follows_the_role_map() -> None:
+    from litmus.run.parallel import home_role
+
+    assert [home_role("first", s, 3) for s in range(4)] == [0] * 4
+    assert [home_role("5", s, 3) for s in range(4)] == [2] * 4
+    rotated = [home_role("rotate", s, 3) for s in range(60)]
+    assert set(rotated) == {0, 1, 2} and rotated == [home_role("rotate", s, 3) for s in range(60)]
     with pytest.raises(ValueError, match="parallel mode"):
         parallel_permutations(generate(find_pattern("MP", [ROOT / "catalog"])[0], CodegenOptions()).layout,
                               4, 4, 0)

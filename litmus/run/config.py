@@ -55,9 +55,10 @@ class Stress:
     order, cyclically after it): ``first`` (role 0), ``rotate`` (a seeded role each round), or a
     number ``K`` (role ``K % R``).
 
-    ``warm_reads`` (cpu, cuda and ranks backends): each thread first loads every location it
-    later reads with a plain load, so its SM may hold a line that a plain load after a relaxed
-    spin then reads stale (:mod:`litmus.run.warm`).
+    ``warm_reads`` (cpu, cuda and ranks backends): each thread loads every location it later
+    reads with a plain load ahead of that read (after the last fence or acquire before it), so
+    its SM may hold a line that a plain load after a relaxed spin then reads stale
+    (:mod:`litmus.run.warm`).
     """
 
     name: str = "none"

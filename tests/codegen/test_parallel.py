@@ -159,3 +159,11 @@ def test_parallel_kernels_compile_for_gpu_targets_on_the_cpu(target: str, test_i
     c = compile_variant(load_case_test(test_id), target, CodegenOptions(mode="parallel", harness=True))
     assert [k.name for k in c.kernels] == ["litmus_parallel"]
     assert c.text("ptx" if target.startswith("cuda") else "amdgcn")
+
+
+def test_a_parallel_kernel_with_the_harness_reads_its_op_order_from_the_control_block() -> None:
+    test = load_case_test("WRC[relacq-sys]")
+    rotated = CodegenOptions(mode="parallel", block=8, harness=True, role_rotation=True)
+    assert f"play_order = {h.ORDER_PICK} % 3" in generate(test, rotated).text
+    plain = CodegenOptions(mode="parallel", block=8, role_rotation=True)  # no control block to read
+    assert "play_order = (pid + it) % 3" in generate(test, plain).text

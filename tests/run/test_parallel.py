@@ -157,9 +157,13 @@ def test_instances_round_up_to_whole_iterations() -> None:
 
 def test_stress_parameters_of_the_parallel_launch_are_validated(tmp_path: Path) -> None:
     validate_stress(Stress(launch="parallel", barrier_pct=30, parallel_programs=64))
+    for good in ("program", "iteration", "3"):
+        validate_stress(Stress(order_pick=good, role_map={"program": "first", "iteration": "rotate"}.get(good, good)))
     for bad, name in ((Stress(launch="ranks"), "launch"), (Stress(barrier_pct=101), "barrier_pct"),
                       (Stress(parallel_programs=-1), "parallel_programs"),
-                      (Stress(programs_per_sm=-1), "programs_per_sm")):
+                      (Stress(programs_per_sm=-1), "programs_per_sm"),
+                      (Stress(order_pick="pid"), "order_pick"), (Stress(order_pick="-1"), "order_pick"),
+                      (Stress(role_map="last"), "role_map"), (Stress(role_map="64"), "role_map")):
         with pytest.raises(LitmusError, match=name):
             validate_stress(bad)
     path = tmp_path / "par.json"
@@ -170,3 +174,16 @@ def test_stress_parameters_of_the_parallel_launch_are_validated(tmp_path: Path) 
     with pytest.raises(LitmusError) as err:
         load_stress(str(path))
     assert str(err.value).startswith(str(path)) and "launch 'paralel'" in str(err.value)
+
+
+def test_order_words_pick_per_program_per_iteration_or_one_order() -> None:
+    from litmus.codegen import harness as h
+    from litmus.run.stress import order_words
+
+    def pick(stress: Stress, pid: int, it: int, n: int) -> int:  # harness.ORDER_PICK with the words
+        w = order_words(stress)
+        return (pid * (1 - w[h.ORDER_PID_OFF]) + it * (1 - w[h.ORDER_IT_OFF]) + w[h.ORDER_BASE]) % n
+
+    assert [pick(Stress(), p, 1, 3) for p in range(3)] == [1, 2, 0]
+    assert [pick(Stress(order_pick="iteration"), p, 1, 3) for p in range(3)] == [1, 1, 1]
+    assert {pick(Stress(order_pick="5"), p, it, 3) for p in range(3) for it in range(3)} == {2}

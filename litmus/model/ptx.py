@@ -94,7 +94,10 @@ AXIOMS = (
     irreflexive(seq(sf, cause), "FenceSC"),
     empty(seq(ms & fr, ms & co) & rmw, "Atomicity"),
     acyclic(rf | dep, "No-Thin-Air"),
-    acyclic((ms & (rf | co | fr)) | po_loc, "SC-per-Location"),
+    # a thread's own accesses to a granule are coherent whatever their widths: 6.0's ms needs
+    # complete overlap, which would let a load read around the thread's own earlier partial store
+    # (PTX 7.x puts program order in base causality order, and ptx75 forbids it so)
+    acyclic(((ms | po | inv(po)) & (rf | co | fr)) | po_loc, "SC-per-Location"),
     irreflexive(seq(rf | fr, cause), "Causality"),
     single_copy_atomicity(ms, rf, co, sa),
 )

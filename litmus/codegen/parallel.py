@@ -39,12 +39,12 @@ barriers aligned).
 from __future__ import annotations
 
 from litmus.codegen.roles import (
+    DEFAULT_PICK,
     cta_roles,
     lane_lines,
     mask_line,
     output_lines,
     role_header,
-    DEFAULT_PICK,
     ordered_lines,
     role_orders,
     thread_contexts,

@@ -27,6 +27,7 @@ already has such a name)."""
 
 
 ACQUIRING = ("acquire", "acq_rel", "sc")
+"""Sems whose read half is an acquire: on sm_90 one wider than the CTA ends with ``CCTL.IVALL``."""
 
 
 def invalidates_l1(ins: object) -> bool:

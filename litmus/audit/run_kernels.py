@@ -12,7 +12,7 @@ access that one kernel kept and the other merged with a same-location access of 
 (:func:`litmus.audit.op_code.compare_op_code`).
 
 An environment with ``warm_reads`` launches the warmed test (:mod:`litmus.codegen.warm`: a plain load
-ahead of each thread of every location it reads plainly). Its kernels (``grid+warm``, ...) are
+of every location a thread reads plainly, ahead of that read). Its kernels (``grid+warm``, ...) are
 compared with the warmed test's audited kernel, which must meet every requirement of the test's.
 """
 

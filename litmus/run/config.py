@@ -164,12 +164,10 @@ def validate_stress(stress: Stress) -> None:
         raise LitmusError(f"{where}: programs_per_sm {stress.programs_per_sm} is negative; use 0 (as many as fit) or more")
     if stress.parallel_programs < 0:
         raise LitmusError(f"{where}: parallel_programs {stress.parallel_programs} is negative; use 0 (resident) or more")
-    if stress.order_pick not in ORDER_PICKS and not (stress.order_pick.isdigit() and int(stress.order_pick) < 64):
-        raise LitmusError(f"{where}: order_pick {stress.order_pick!r}; use {' or '.join(ORDER_PICKS)}, "
-                          "or an order's number (0 to 63)")
-    if stress.role_map not in ROLE_MAPS and not (stress.role_map.isdigit() and int(stress.role_map) < 64):
-        raise LitmusError(f"{where}: role_map {stress.role_map!r}; use {' or '.join(ROLE_MAPS)}, "
-                          "or a role's number (0 to 63)")
+    for name, named, what in (("order_pick", ORDER_PICKS, "an order's"), ("role_map", ROLE_MAPS, "a role's")):
+        value = getattr(stress, name)
+        if value not in named and not (value.isdigit() and int(value) < 64):
+            raise LitmusError(f"{where}: {name} {value!r}; use {' or '.join(named)}, or {what} number (0 to 63)")
 
 
 def load_stresses(spec: str) -> tuple[Stress, ...]:

@@ -53,6 +53,7 @@ VARIANTS: dict[str, tuple[str, str]] = {
     "WRC": ("wrc.yaml", "relaxed-sys"),
     "RWC": ("rwc.yaml", "relaxed-sys"),
     "IRIW": ("iriw.yaml", "relaxed-sys"),
+    "ISA2": ("isa2.yaml", "relaxed-sys"),
 }
 """Test -> (catalog file, variant).  MP: relaxed gpu-scope flag and payload, writer and reader
 in different CTAs of one GPU (the reference's shape exactly).  SB and LB have one relaxed

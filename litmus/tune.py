@@ -2,10 +2,11 @@
 settings under which a backend shows the most weak behaviour, in the manner of MC Mutants'
 per-test tuning.
 
-Each trial draws a :class:`~litmus.run.config.Stress` from :data:`SPACE` with a seeded PRNG,
-runs every chosen variant for a fixed time budget through :func:`litmus.session.run_variant`,
-and scores it by the target outcomes seen per second (the target of a mutant is its weak
-outcome).  The best environment is written as a stress JSON file that ``litmus run --stress
+On the cuda backend the first trials place each role of an instance at home in turn
+(:func:`layout_sweep`); the others draw a :class:`~litmus.run.config.Stress` from :data:`SPACE`
+with a seeded PRNG.  A trial runs every chosen variant for a fixed time budget through
+:func:`litmus.session.run_variant` and is scored by the target outcomes seen per second (the
+target of a mutant is its weak outcome).  The best environment is written as a stress JSON file that ``litmus run --stress
 FILE`` takes; with ``--keep N`` the file holds a rotation of up to N environments chosen to
 cover the most variants (:func:`pick_rotation`), which a run cycles through round by round.
 """
@@ -46,6 +47,17 @@ SPACE: dict[str, tuple[Any, ...]] = {
 """Every tunable stress parameter and the values a trial draws from (uniformly; a value listed
 twice is drawn twice as often).  Parameters the installed :class:`Stress` does not have are
 skipped, so the table can lead the dataclass."""
+
+
+def layout_sweep(tests: Sequence[LitmusTest], base: Stress = PRESETS["default"]) -> list[Stress]:
+    """``base`` with every role of an instance at one lane (``shuffle`` off) and each role in turn
+    at home (``role_map``), for the most roles among ``tests``: on one H100 the right home role
+    gave WRC, RWC and IRIW 4-6x the weak outcomes per kernel-second of the default
+    (docs/detection.md), and which role is right depends on the test."""
+    if base.launch != "parallel":
+        return []
+    roles = max((len({(t.rank, t.cta) for t in test.threads}) for test in tests), default=0)
+    return [replace(base, name=f"home{r}", shuffle=False, role_map=str(r)) for r in range(roles)]
 
 
 def draw(rng: random.Random, base: Stress = PRESETS["default"], name: str = "tuned") -> Stress:
@@ -103,8 +115,10 @@ def tunable(tests: Sequence[LitmusTest]) -> list[LitmusTest]:
 def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds: float, seed: int = 0,
          instances: int | None = None, baseline: Stress | None = PRESETS["default"],
          on_trial: TrialHook | None = None) -> list[Trial]:
-    """Run ``trials`` random environments (plus ``baseline`` first, when given) on ``tests``,
-    each variant for ``seconds``; return the trials, best first (see :func:`score`).
+    """Run ``trials`` environments (plus ``baseline`` first, when given) on ``tests``, each
+    variant for ``seconds``; return the trials, best first (see :func:`score`).  The first
+    trials are, on the cuda backend, the baseline's :func:`layout_sweep` (as many as ``trials``
+    allows), the rest random draws (:func:`draw`).
 
     Each variant first runs one round of the environment untimed and uncounted: that round
     compiles the environment's kernel when no earlier trial did, and counted, it scored a trial
@@ -115,7 +129,10 @@ def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds:
 
     models = {t.id: (check(t, ptx_model_for(t)), sc_reference(t)) for t in tests}  # once, not once per trial
     rng = random.Random(seed)
-    envs = ([baseline] if baseline is not None else []) + [draw(rng, name=f"trial{k}") for k in range(trials)]
+    # the layout knobs act on the cuda backend's parallel launch only
+    swept = layout_sweep(tests, baseline)[:trials] if baseline is not None and backend.name == "cuda" else []
+    drawn = [draw(rng, name=f"trial{k}") for k in range(trials - len(swept))]
+    envs = ([baseline] if baseline is not None else []) + swept + drawn
     done: list[Trial] = []
     for k, env in enumerate(envs):
         config = run_config(backend, time_budget=seconds, instances=instances, seed=seed + k, stress=env)

@@ -133,3 +133,30 @@ def test_only_mutants_are_tunable_and_none_is_an_error() -> None:
     assert [t.variant for t in tunable(tests)] == ["relaxed-xgpu-sys"]
     with pytest.raises(LitmusError, match="no variant to tune"):
         tunable(find_pattern("MP[relacq-xgpu-sys]"))
+
+
+class HomeTwoLover(StrideLover):
+    """A cuda-named backend that shows the target only with role 2 at home and roles at one lane."""
+
+    name = "cuda"
+
+    def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
+        weak = 50 if (config.stress.role_map == "2" and not config.stress.shuffle) else 0
+        state = {"P1:r0": 1, "P2:r1": 1, "P2:r2": 0, "x": 1, "y": 1}  # WRC's target
+        return Round(rows=[(state, False, weak), ({**state, "P2:r2": 1}, False, 100 - weak)],
+                     instances=100, seconds=0.0)
+
+
+def test_on_cuda_the_first_trials_put_each_role_at_home_and_find_the_right_one() -> None:
+    from litmus.spec import find_pattern
+    from litmus.tune import layout_sweep
+
+    [wrc] = [t for t in find_pattern("WRC") if t.variant == "relaxed-sys"]
+    sweep = layout_sweep([wrc])
+    assert [(s.role_map, s.shuffle) for s in sweep] == [("0", False), ("1", False), ("2", False)]
+    ranked = tune([wrc], HomeTwoLover(), trials=4, seconds=0.002, seed=1)
+    assert ranked[0].stress.name == "home2" and ranked[0].seen > 0
+    assert sorted(t.stress.name for t in ranked) == ["default", "home0", "home1", "home2", "trial0"]
+    # the sweep never takes more trials than asked for, and other backends draw at random
+    assert sorted(t.stress.name for t in tune([wrc], HomeTwoLover(), trials=1, seconds=0.002)) == ["default", "home0"]
+    assert not any(t.stress.name.startswith("home") for t in tune([wrc], StrideLover(), trials=3, seconds=0.002))

@@ -19,12 +19,13 @@ b timed-sb "$HERE/added/timed-runner.cu" "$HERE/added/kernels/sb.cu" &
 b timed-lb "$HERE/added/timed-runner.cu" "$HERE/added/kernels/lb.cu" &
 wait
 # the peer's own tests of the shapes litmus's catalog has, relaxed, device scope, every thread in
-# its own CTA (upstream tuning-files: 2+2w TB_0_1, wrc/rwc TB_0_1_2, iriw TB_0_1_2_3)
+# its own CTA (upstream tuning-files: 2+2w TB_0_1, wrc/rwc/isa2 TB_0_1_2, iriw TB_0_1_2_3)
 F="-DSCOPE_DEVICE -DRELAXED -I$UPSTREAM -rdc=true -arch=$ARCH -cudart static -O3"
 b timed-2+2w -DTB_0_1 "$HERE/added/timed-runner.cu" "$UPSTREAM/kernels/2+2w.cu" &
 b timed-wrc -DTB_0_1_2 "$HERE/added/timed-runner.cu" "$UPSTREAM/kernels/wrc.cu" &
 b timed-rwc -DTB_0_1_2 "$HERE/added/timed-runner.cu" "$UPSTREAM/kernels/rwc.cu" &
 b timed-iriw -DTB_0_1_2_3 "$HERE/added/timed-runner.cu" "$UPSTREAM/kernels/iriw.cu" &
+b timed-isa2 -DTB_0_1_2 "$HERE/added/timed-runner.cu" "$UPSTREAM/kernels/isa2.cu" &
 wait
 # system-scope atomics (litmus.cuh's SCOPE_SYSTEM): the scope of our SB/LB relaxed-sys variants
 F="-DTB_0_1 -DSCOPE_SYSTEM -I$UPSTREAM -rdc=true -arch=$ARCH -cudart static -O3"

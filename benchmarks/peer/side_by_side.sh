@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # litmus side by side with reeselevine/cuda-litmus (the peer) on one GPU, in one device call.
 #   peer: its upstream MP (release/acquire: weak forbidden), the relaxed MP, SB, LB of added/ (in
-#     its style) and its own 2+2W, WRC, RWC and IRIW (relaxed), device scope; SB/LB also at system scope. Each screened on CONFIGS stress configs
+#     its style) and its own 2+2W, WRC, RWC, IRIW and ISA2 (relaxed), device scope; SB/LB also at system scope. Each screened on CONFIGS stress configs
 #     (upstream params/stress_params.txt, then configs drawn as upstream tune.sh's random_config 1024 256
 #     draws them, seeded), SCREEN_S seconds each; then each test's best config (weak per kernel-second)
 #     for LONG_S seconds.
@@ -14,7 +14,7 @@
 # Usage (repo root, on the GPU machine, the peer's sources in UPSTREAM, default .peer/upstream):
 #   bash benchmarks/peer/side_by_side.sh OUT     (knobs: CONFIGS=20 SCREEN_S=0.5 LONG_S=4 STRESS=default
 #     (one or more presets or stress files) OURS_TUNE=0
-#     TESTS='mp mp-relaxed sb lb 2+2w wrc rwc iriw': the peer's tests to run, each with its litmus side)
+#     TESTS='mp mp-relaxed sb lb 2+2w wrc rwc iriw isa2': the peer's tests to run, each with its litmus side)
 set -u
 O=${1:-${OUT:-/tmp/sbs-out}}
 mkdir -p "$O"
@@ -35,8 +35,11 @@ step "side_by_side: $CONFIGS peer configs, screen ${SCREEN_S}s, long ${LONG_S}s,
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv 2>&1 | tee -a "$LOG"
 step "build the peer"
 BIN=$BIN timeout 300 bash $P/build.sh >>"$LOG" 2>&1
-for b in timed-mp timed-mp-relaxed timed-sb timed-lb timed-sb-sys timed-lb-sys timed-2+2w timed-wrc timed-rwc timed-iriw; do
-  [ -x "$BIN/$b" ] || { echo "the peer's $b did not build: $LOG has the compiler's output" | tee -a "$LOG"; exit 1; }
+TESTS=${TESTS:-mp mp-relaxed sb lb 2+2w wrc rwc iriw isa2}
+for t in $TESTS; do
+  for b in "timed-$t" $(case $t in sb | lb) echo "timed-$t-sys" ;; esac); do
+    [ -x "$BIN/$b" ] || { echo "the peer's $b did not build: $LOG has the compiler's output" | tee -a "$LOG"; exit 1; }
+  done
 done
 
 rb() { REPLY=$((RANDOM % ($2 - $1 + 1) + $1)); }  # no subshell, so RANDOM=seed is reproducible
@@ -67,11 +70,12 @@ gen_cfg() {  # gen_cfg SEED FILE: upstream tune.sh's random_config 1024 256, see
 sed 's/^testIterations=.*/testIterations=1000000/' "$UPSTREAM/params/stress_params.txt" >"$CFG/c0.txt"
 for ((s = 1; s < CONFIGS; s++)); do gen_cfg $((1000 + s)) "$CFG/c$s.txt"; done
 for ((c = 0; c < CONFIGS; c++)); do echo "cfg c$c: $(tr '\n' ' ' <"$CFG/c$c.txt")" >>"$LOG"; done
-TP=$UPSTREAM/params/2-loc.txt  # every test here has two locations (upstream's tuning-files)
+locs() { case $1 in isa2) echo 3 ;; *) echo 2 ;; esac; }  # each test's locations (upstream's tuning-files)
 
 prun() {  # prun PHASE TEST BINARY CFG SEED SECONDS: one peer run; its RESULT line goes to $PEER, tagged
   local phase=$1 t=$2 b=$3 c=$4 seed=$5 d=$6 out res
-  out=$(timeout "$(awk -v d="$d" 'BEGIN { printf "%d", d + 30 }')" "$BIN/$b" -s "$CFG/$c.txt" -t "$TP" -r "$seed" -d "$d" -N "$t" 2>&1)
+  out=$(timeout "$(awk -v d="$d" 'BEGIN { printf "%d", d + 30 }')" "$BIN/$b" -s "$CFG/$c.txt" \
+      -t "$UPSTREAM/params/$(locs "${t%-sys}")-loc.txt" -r "$seed" -d "$d" -N "$t" 2>&1)
   res=$(echo "$out" | grep '^RESULT' | tail -n 1)
   if [ -n "$res" ]; then
     echo "$res phase=$phase cfg=$c bin=$b" | tee -a "$PEER" >>"$LOG"
@@ -88,7 +92,6 @@ best() {  # best TEST: the screened config with the most weak per kernel-second,
       if (r > br || (r == br && q > bq)) { br = r; bq = q; bc = v["cfg"] } }
     END { print (bc == "" ? "c0" : bc) }' "$PEER"
 }
-TESTS=${TESTS:-mp mp-relaxed sb lb 2+2w wrc rwc iriw}
 step "peer screening: $TESTS x $CONFIGS configs, ${SCREEN_S}s each"
 for t in $TESTS; do
   for ((c = 0; c < CONFIGS; c++)); do prun screen "$t" "timed-$t" "c$c" $((100 + c)) "$SCREEN_S"; done
@@ -103,7 +106,7 @@ if has lb; then prun long lb-sys timed-lb-sys "$(best lb)" 7 "$LONG_S"; fi
 OURS=""  # bench_weak's name of each peer test's relaxed shape
 for t in $TESTS; do
   case $t in mp-relaxed) OURS="$OURS MP" ;; sb) OURS="$OURS SB" ;; lb) OURS="$OURS LB" ;; 2+2w) OURS="$OURS 2+2W" ;;
-    wrc) OURS="$OURS WRC" ;; rwc) OURS="$OURS RWC" ;; iriw) OURS="$OURS IRIW" ;; esac
+    wrc) OURS="$OURS WRC" ;; rwc) OURS="$OURS RWC" ;; iriw) OURS="$OURS IRIW" ;; isa2) OURS="$OURS ISA2" ;; esac
 done
 step "ours: bench_weak --tests$OURS --instances 1048576 --stress $STRESS --seconds $LONG_S"
 # shellcheck disable=SC2086

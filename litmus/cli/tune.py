@@ -16,7 +16,8 @@ from litmus.run.registry import backend_names
 @click.option("--backend", "-b", type=click.Choice(["auto", *backend_names()]), default="auto", show_default=True,
               help="Where the trials run (auto: cuda when a GPU is visible, else cpu).")
 @click.option("--trials", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Random environments to try (the default preset runs first as a baseline).")
+              help="Environments to try after the default preset: on a GPU first each role of an "
+                   "instance at home in turn, then random draws.")
 @click.option("--time-budget", "-t", type=click.FloatRange(min=0.0, min_open=True), default=1.0, show_default=True,
               help="Seconds per variant per trial.")
 @click.option("--instances", type=click.IntRange(min=1), default=None,

@@ -3,8 +3,9 @@ settings under which a backend shows the most weak behaviour, in the manner of M
 per-test tuning.
 
 On the cuda backend the first trials place each role of an instance at home in turn
-(:func:`layout_sweep`); the others draw a :class:`~litmus.run.config.Stress` from :data:`SPACE`
-with a seeded PRNG.  A trial runs every chosen variant for a fixed time budget through
+(:func:`layout_sweep`); half of the others draw a :class:`~litmus.run.config.Stress` from
+:data:`SPACE` with a seeded PRNG, and the last half move one parameter of the best so far
+(:func:`neighbour`).  A trial runs every chosen variant for a fixed time budget through
 :func:`litmus.session.run_variant` and is scored by the target outcomes seen per second (the
 target of a mutant is its weak outcome).  The best environment is written as a stress JSON file that ``litmus run --stress
 FILE`` takes; with ``--keep N`` the file holds a rotation of up to N environments chosen to
@@ -16,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Callable, Sequence
+from typing import AbstractSet, Any, Callable, Sequence
 
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
@@ -112,13 +113,37 @@ def tunable(tests: Sequence[LitmusTest]) -> list[LitmusTest]:
     return kept
 
 
+def neighbour(rng: random.Random, best: Stress, name: str, tried: AbstractSet[str] = frozenset()) -> Stress:
+    """``best`` with one parameter of :data:`SPACE` moved to another of its values, drawn from
+    ``rng``; one not in ``tried`` (environments as :func:`stress_key`) when a few draws find it."""
+    known = {f.name for f in fields(Stress)}
+    keys = [k for k, v in SPACE.items() if k in known and len(set(v)) > 1]
+    moved = best
+    for _ in range(16):
+        key = rng.choice(keys)
+        moved = replace(best, name=name, **{key: rng.choice([v for v in dict.fromkeys(SPACE[key])
+                                                              if v != getattr(best, key)])})
+        if stress_key(moved) not in tried:
+            break
+    validate_stress(moved)
+    return moved
+
+
+def stress_key(stress: Stress) -> str:
+    """An environment's parameters without its name, as one comparable string."""
+    return repr(sorted((k, v) for k, v in stress.as_dict().items() if k != "name"))
+
+
 def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds: float, seed: int = 0,
          instances: int | None = None, baseline: Stress | None = PRESETS["default"],
          on_trial: TrialHook | None = None) -> list[Trial]:
     """Run ``trials`` environments (plus ``baseline`` first, when given) on ``tests``, each
     variant for ``seconds``; return the trials, best first (see :func:`score`).  The first
     trials are, on the cuda backend, the baseline's :func:`layout_sweep` (as many as ``trials``
-    allows), the rest random draws (:func:`draw`).
+    allows); of the rest, the first half are random draws (:func:`draw`) and the second half
+    each moves one parameter of the best trial so far (:func:`neighbour`): on one H100 the best
+    2+2W and ISA2 environments of a random search differed from the default in stride, warm
+    reads and role rotation together, which a random draw rarely hits again.
 
     Each variant first runs one round of the environment untimed and uncounted: that round
     compiles the environment's kernel when no earlier trial did, and counted, it scored a trial
@@ -128,13 +153,21 @@ def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds:
     from litmus.model import check, ptx_model_for
 
     models = {t.id: (check(t, ptx_model_for(t)), sc_reference(t)) for t in tests}  # once, not once per trial
-    rng = random.Random(seed)
+    rng, local_rng = random.Random(seed), random.Random(f"neighbour {seed}")
     # the layout knobs act on the cuda backend's parallel launch only
     swept = layout_sweep(tests, baseline)[:trials] if baseline is not None and backend.name == "cuda" else []
-    drawn = [draw(rng, name=f"trial{k}") for k in range(trials - len(swept))]
-    envs = ([baseline] if baseline is not None else []) + swept + drawn
+    n_drawn = (trials - len(swept) + 1) // 2
+    planned = ([baseline] if baseline is not None else []) + swept + [draw(rng, name=f"trial{k}")
+                                                                        for k in range(n_drawn)]
+    n_local = trials - len(swept) - n_drawn
     done: list[Trial] = []
-    for k, env in enumerate(envs):
+    tried: set[str] = set()
+    for k in range(len(planned) + n_local):
+        if k < len(planned):
+            env = planned[k]
+        else:
+            env = neighbour(local_rng, max(done, key=score).stress, f"local{k - len(planned)}", tried)
+        tried.add(stress_key(env))
         config = run_config(backend, time_budget=seconds, instances=instances, seed=seed + k, stress=env)
         seen = total = 0
         spent = 0.0

@@ -16,7 +16,7 @@ from litmus.ir import LitmusTest
 from litmus.run.backend import Round
 from litmus.run.config import PRESETS, RunConfig, Stress, load_stress, load_stresses, validate_stress
 from litmus.run.config import stress_json, write_stress
-from litmus.tune import SPACE, Trial, draw, pick_rotation, tune
+from litmus.tune import SPACE, Trial, draw, neighbour, pick_rotation, stress_key, tune
 from tests.test_session import SB
 
 
@@ -160,3 +160,29 @@ def test_on_cuda_the_first_trials_put_each_role_at_home_and_find_the_right_one()
     # the sweep never takes more trials than asked for, and other backends draw at random
     assert sorted(t.stress.name for t in tune([wrc], HomeTwoLover(), trials=1, seconds=0.002)) == ["default", "home0"]
     assert not any(t.stress.name.startswith("home") for t in tune([wrc], StrideLover(), trials=3, seconds=0.002))
+
+
+def _moved(a: Stress, b: Stress) -> set[str]:
+    return {k for k in SPACE if hasattr(a, k) and getattr(a, k) != getattr(b, k)}
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 2**32))
+def test_a_neighbour_moves_exactly_one_parameter_within_the_space(seed: int, move: int) -> None:
+    start = draw(random.Random(seed))
+    near = neighbour(random.Random(move), start, "near")
+    validate_stress(near)
+    assert len(_moved(near, start)) == 1 and near.name == "near"
+    assert all(getattr(near, k) in v for k, v in SPACE.items() if hasattr(near, k))
+
+
+def test_the_second_half_of_the_search_moves_one_parameter_of_the_best_so_far() -> None:
+    order: list[Trial] = []
+    ranked = tune([SB], StrideLover(), trials=12, seconds=0.002, seed=5, on_trial=order.append)
+    local = [t for t in order if t.stress.name.startswith("local")]
+    assert len(local) == 6 and [t.index for t in local] == list(range(7, 13))
+    for t in local:
+        before = max(order[:t.index], key=lambda u: (u.rate, u.per_instance))
+        assert len(_moved(t.stress, before.stress)) == 1, (t.stress, before.stress)
+    assert len({stress_key(t.stress) for t in order}) == len(order)  # no environment twice
+    assert ranked[0].stress.stride == 32  # the one knob this backend rewards, found by the moves

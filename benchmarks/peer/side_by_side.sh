@@ -121,7 +121,7 @@ if [ "${OURS_TUNE:-0}" = 1 ]; then
     v=$(python3 -c "import sys; sys.path.insert(0, 'benchmarks'); from bench_weak import VARIANTS; f, v = VARIANTS['$t']; print(f'catalog/{f}', v)")
     step "ours tuned: litmus tune ${v% *} --variant ${v#* } --trials $((CONFIGS - 1)) -t $SCREEN_S, then ${LONG_S}s at the best"
     f="$O/ours-tuned-${t/+/p}.json"
-    timeout 200 python3 -m litmus tune "${v% *}" --variant "${v#* }" --backend cuda --trials $((CONFIGS - 1)) -t "$SCREEN_S" \
+    timeout $((CONFIGS * 4 + 120)) python3 -m litmus tune "${v% *}" --variant "${v#* }" --backend cuda --trials $((CONFIGS - 1)) -t "$SCREEN_S" \
         --instances 1048576 --seed 31 --no-save-for-device --out "$f" --log "$O/ours-tune-${t/+/p}.jsonl" 2>>"$LOG" | tail -n 4 | tee -a "$LOG"
     [ -f "$f" ] && timeout 100 python3 benchmarks/bench_weak.py --backend cuda --seconds "$LONG_S" --instances 1048576 \
         --tests "$t" --stress "$f" --json "$O/sbs-ours-T-${t/+/p}.json" 2>&1 | grep -v Warning | tee -a "$LOG"

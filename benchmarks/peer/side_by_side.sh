@@ -8,8 +8,9 @@
 #   ours: benchmarks/bench_weak.py at 2^20 instances per round (litmus run's cuda default) with the
 #     STRESS environments (default: the default preset), LONG_S seconds per test: the relaxed variant
 #     of each test, and MP release/acquire. With OURS_TUNE=1, ours gets the peer's tuning budget
-#     too: litmus tune on each test's relaxed variant, the default preset and CONFIGS-1 random
-#     environments, SCREEN_S seconds each; then a long run at each test's best.
+#     too: litmus tune on each test's relaxed variant, the default preset and CONFIGS-1 more
+#     environments (litmus.tune: home roles, random draws, moves from the best), SCREEN_S seconds
+#     each; then a long run at each test's best.
 #   one table: weak per kernel-second, per instance and per wall-second (benchmarks/peer/sbs_table.py).
 # Usage (repo root, on the GPU machine, the peer's sources in UPSTREAM, default .peer/upstream):
 #   bash benchmarks/peer/side_by_side.sh OUT     (knobs: CONFIGS=20 SCREEN_S=0.5 LONG_S=4 STRESS=default

@@ -185,4 +185,4 @@ def test_the_second_half_of_the_search_moves_one_parameter_of_the_best_so_far() 
         before = max(order[:t.index], key=lambda u: (u.rate, u.per_instance))
         assert len(_moved(t.stress, before.stress)) == 1, (t.stress, before.stress)
     assert len({stress_key(t.stress) for t in order}) == len(order)  # no environment twice
-    assert ranked[0].stress.stride == 32  # the one knob this backend rewards, found by the moves
+    assert ranked[0].rate >= max(t.rate for t in order)

@@ -96,8 +96,8 @@ PRESETS: dict[str, Stress] = {
     # resident programs on an H100 (docs/detection.md, "Why the peer saw more": benchmarks/ablation.py)
     # programs take turns at every cyclic order of the roles: 1.04x (MP) to 1.75x (RWC) the weak
     # outcomes per kernel-second of one order on an H100 (docs/results/h100-role-rotation.json)
-    # a seeded home role each round: 2.04x (MP), 1.56x (WRC), 1.41x (RWC) and 1.02-1.17x (SB, LB,
-    # 2+2W, IRIW) the weak outcomes per kernel-second of role 0 at home on an H100
+    # a seeded home role each round: 2.08x (MP), 1.62x (WRC), 1.48x (RWC), 1.33x (IRIW) and
+    # 1.05-1.07x (SB, LB, 2+2W) the weak outcomes per kernel-second of role 0 at home on an H100
     # (docs/results/h100-lanes/maps.json, default-rotated against shuffled-map-rotate)
     "default": Stress(name="default", shuffle=True, barrier=True, stride=1, launch="parallel", programs_per_sm=1,
                       role_rotation=True, role_map="rotate"),

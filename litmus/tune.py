@@ -7,9 +7,10 @@ On the cuda backend the first trials place each role of an instance at home in t
 :data:`SPACE` with a seeded PRNG, and the last half move one parameter of the best so far
 (:func:`neighbour`).  A trial runs every chosen variant for a fixed time budget through
 :func:`litmus.session.run_variant` and is scored by the target outcomes seen per second (the
-target of a mutant is its weak outcome).  The best environment is written as a stress JSON file that ``litmus run --stress
-FILE`` takes; with ``--keep N`` the file holds a rotation of up to N environments chosen to
-cover the most variants (:func:`pick_rotation`), which a run cycles through round by round.
+target of a mutant is its weak outcome).  The best environment is written as a stress JSON
+file that ``litmus run --stress FILE`` takes; with ``--keep N`` the file holds a rotation of up
+to N environments chosen to cover the most variants (:func:`pick_rotation`), which a run cycles
+through round by round.
 """
 
 from __future__ import annotations

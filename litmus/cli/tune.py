@@ -17,7 +17,8 @@ from litmus.run.registry import backend_names
               help="Where the trials run (auto: cuda when a GPU is visible, else cpu).")
 @click.option("--trials", type=click.IntRange(min=1), default=20, show_default=True,
               help="Environments to try after the default preset: on a GPU first each role of an "
-                   "instance at home in turn, then random draws.")
+                   "instance at home in turn; then half random draws, half one setting moved from "
+                   "the best so far.")
 @click.option("--time-budget", "-t", type=click.FloatRange(min=0.0, min_open=True), default=1.0, show_default=True,
               help="Seconds per variant per trial.")
 @click.option("--instances", type=click.IntRange(min=1), default=None,
@@ -39,10 +40,12 @@ def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, t
          instances: int | None, seed: int, out: str, keep: int, save_for_device: bool, log_path: str | None) -> None:
     """Search for the stress settings under which weak behaviour shows most often.
 
-    Random search in the manner of MC Mutants: each trial draws every stress parameter
+    Search in the manner of MC Mutants: after the default preset, on a GPU, one trial per
+    role of an instance placed at home; then half the trials draw every stress parameter
     (shuffling, start barriers, stride, memory stress and its pattern, pre-stress, parallel
-    launch and its barrier percentage, ...) from a seeded PRNG, runs each variant for
-    --time-budget seconds, and scores the trial by target outcomes seen per second. Only
+    launch and its barrier percentage, ...) from a seeded PRNG, and half move one parameter of
+    the best trial so far. Each trial runs each variant for --time-budget seconds and is scored
+    by target outcomes seen per second. Only
     variants whose target the PTX model allows (mutants) are tuned on: a correct variant has
     nothing to show. The best environment is written to --out; pass it to
     'litmus run --stress FILE'. On a GPU it is also kept as the tuned settings of that GPU

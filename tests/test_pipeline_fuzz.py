@@ -38,9 +38,8 @@ from litmus.audit.batch import audit_cell
 from litmus.audit.check import Finding
 from litmus.codegen import compile_variant, generate
 from litmus.codegen.options import audited_kernel
-from litmus.codegen.roles import has_branches
 from litmus.errors import LitmusError
-from litmus.ir import Fence, LitmusTest, Load, Rmw, Spin, Store, Thread
+from litmus.ir import Fence, LitmusTest, Load, Rmw, Store, Thread
 from litmus.model import ModelResult, check, hang_problem, ptx_model_for
 from litmus.model.budget import ENV as MODEL_STEPS_ENV
 from litmus.run.config import RunConfig
@@ -162,18 +161,6 @@ KNOWN_BUGS: dict[str, str] = {
         "acquire half",
     "hip_narrow_acquire_spin.yaml":
         "on amdgcn an acquire spin on a byte, after a volatile load of its neighbour, shows no buffer_inv",
-    "hip_fence_fallback_lost_in_loop.yaml":
-        "on amdgcn with triton 3.9 the fence fallback (an acq_rel atomic_add of 0) in a retry loop of a thread that "
-        "accesses a byte compiles without buffer_wbl2 and buffer_inv",
-    "hip_relaxed_byte_load_after_fence_in_loop.yaml":
-        "on amdgcn a relaxed byte load after a plain load of the byte and an acq_rel fence, in a retry loop of a "
-        "thread that shares its CTA, has no instruction of its own (cause not investigated)",
-    "hip_narrow_volatile_load_after_fence_in_loop.yaml":
-        "on amdgcn with triton 3.9 a 16-bit volatile load followed by a fence in a retry loop has no instruction of "
-        "its own (random FUZZ-12372; cause not investigated)",
-    "hip_ordered_rmw_lost_in_narrow_loop.yaml":
-        "on amdgcn with triton 3.9 an acq_rel RMW in a retry loop that also loads a byte or a half-word plainly "
-        "shows no atomic instruction at all (random FUZZ-3348; likely hip_fence_fallback_lost_in_loop's cause)",
     "hip_rmw_shared_cta_no_release.yaml":
         "on amdgcn an ordered RMW of a thread in a CTA of 3 threads or more shows no buffer_wbl2 before it "
         "(random seed 209525385: a 64-bit acq_rel add, the thread's first op; cause not investigated)",
@@ -200,12 +187,9 @@ _VOLATILE_NARROW_STORE = re.compile(r"P\d+ #\d+ store volatile on \S+ \((?:8|16)
 _CAS16 = re.compile(r"P\d+ #\d+ rmw cas \w+ \w+ on \S+ \(16-bit\)$")
 _ORDERED = re.compile(r"(P\d+) #\d+ (?:fence \w+|rmw \w+ (?:acquire|release|acq_rel)) (?:gpu|sys)"
                       r"(?: on \S+)?(?: \(\d+-bit\))?$")
-_FENCE = re.compile(r"P\d+ #\d+ fence \w+ (?:gpu|sys)$")
 _NARROW_ACQUIRE = re.compile(r"P\d+ #\d+ load acquire \w+ on \S+ \((?:8|16)-bit\)$")
 _WEAK_LOAD = re.compile(r"(P\d+) #(\d+) load on (\S+)(?: \(\d+-bit\))?$")
 _BARRIER = re.compile(r"P\d+ #\d+ barrier sync$")
-_NARROW_RELAXED_LOAD = re.compile(r"P\d+ #\d+ load relaxed \w+ on \S+ \((?:8|16)-bit\)$")
-_VOLATILE_16_LOAD = re.compile(r"P\d+ #\d+ load volatile on \S+ \(16-bit\)$")
 _AFTER = re.compile(r"which no control-flow path reaches after ((P\d+) #(\d+)) ")
 
 
@@ -274,24 +258,8 @@ def known_finding(test: LitmusTest, target: str, finding: Finding, findings: lis
             return "hip_fence_fallback_shared_cta_release.yaml"
         if " rmw " in finding.op and "no `buffer_wbl2" in finding.found:
             return "hip_rmw_shared_cta_no_release.yaml"
-    if ((m := _ORDERED.match(finding.op)) and " rmw " in finding.op and "instruction at all" in finding.found
-            and has_branches(thread := _thread(test, m[1]))
-            and any(isinstance(i, Load) and i.sem == "weak" and locs[i.loc].bits < 32 for i in thread.instrs)):
-        return "hip_ordered_rmw_lost_in_narrow_loop.yaml"
-    if (_FENCE.match(finding.op) and "no `buffer_wbl2|buffer_inv` instruction at all" in finding.found
-            and any(isinstance(i, (Load, Store, Rmw, Spin)) and locs[i.loc].bits < 32
-                    for i in _thread(test, finding.op.split()[0]).instrs)):
-        return "hip_fence_fallback_lost_in_loop.yaml"
     if _NARROW_ACQUIRE.match(finding.op) and "no `buffer_inv" in finding.found:
         return "hip_narrow_acquire_spin.yaml"
-    if _NARROW_RELAXED_LOAD.match(finding.op) and "nothing: the compiler dropped this op" in finding.found:
-        thread = _thread(test, finding.op.split()[0])
-        if any(isinstance(i, Fence) for i in thread.instrs) and has_branches(thread):
-            return "hip_relaxed_byte_load_after_fence_in_loop.yaml"
-    if _VOLATILE_16_LOAD.match(finding.op) and "nothing: the compiler dropped this op" in finding.found:
-        thread = _thread(test, finding.op.split()[0])
-        if any(isinstance(i, Fence) for i in thread.instrs) and has_branches(thread):
-            return "hip_narrow_volatile_load_after_fence_in_loop.yaml"
     return misplaced_before(test, target, finding, findings)
 
 
@@ -651,27 +619,8 @@ why: probe
 
 
 def test_the_unexplained_hip_findings_are_put_down_to_their_reproducers() -> None:
-    """The random fuzz's seed 16 and seed 209525385 (hip:gfx942): each finding is put down to its
-    strict-xfail reproducer, and the same finding without the shape is not."""
-    byte = load_text((REGRESSIONS / "hip_relaxed_byte_load_after_fence_in_loop.yaml").read_text(), "byte.yaml")[0]
-    dropped_at = next(k for k, i in enumerate(byte.threads[0].instrs) if isinstance(i, Load) and i.sem == "relaxed")
-    dropped = Finding(byte.id, "hip:gfx942", f"P0 #{dropped_at} load relaxed cta on l0 (8-bit)",
-                      "an instruction of its own", "nothing: the compiler dropped this op, or merged it", ())
-    assert known_finding(byte, "hip:gfx942", dropped, [dropped]) == "hip_relaxed_byte_load_after_fence_in_loop.yaml"
-    assert known_finding(byte, "cuda:90", dropped, [dropped]) is None
-    half = load_text((REGRESSIONS / "hip_narrow_volatile_load_after_fence_in_loop.yaml").read_text(), "half.yaml")[0]
-    lost = Finding(half.id, "hip:gfx942", "P1 #5 load volatile on l1 (16-bit)", "an instruction of its own",
-                   "nothing: the compiler dropped this op, or merged it", ())
-    assert known_finding(half, "hip:gfx942", lost, [lost]) == "hip_narrow_volatile_load_after_fence_in_loop.yaml"
-    straight = replace(half, threads=(replace(half.threads[0], instrs=tuple(
-        i for i in half.threads[0].instrs if isinstance(i, (Load, Fence)))),))
-    assert known_finding(straight, "hip:gfx942", lost, [lost]) is None  # no loop: a new finding
-    loop = load_text((REGRESSIONS / "hip_ordered_rmw_lost_in_narrow_loop.yaml").read_text(), "loop.yaml")[0]
-    gone = Finding(loop.id, "hip:gfx942", "P1 #6 rmw exch acq_rel gpu on l1 (64-bit)", "buffer_wbl2 sc1 ; ...",
-                   "no `(global|flat|buffer)_atomic_swap(_x2)?` instruction at all", ())
-    assert known_finding(loop, "hip:gfx942", gone, [gone]) == "hip_ordered_rmw_lost_in_narrow_loop.yaml"
-    wide = replace(loop, locations=tuple(replace(l, bits=32) if l.name == "l0" else l for l in loop.locations))
-    assert known_finding(wide, "hip:gfx942", gone, [gone]) is None  # a 32-bit load: a new finding
+    """The random fuzz's seed 209525385 (hip:gfx942): its finding is put down to its strict-xfail
+    reproducer, and the same finding without the shape is not."""
     wide = load_text((REGRESSIONS / "hip_rmw_shared_cta_no_release.yaml").read_text(), "wide.yaml")[0]
     add = Finding(wide.id, "hip:gfx942", "P2 #0 rmw add acq_rel sys on l1 (64-bit)", "buffer_wbl2 sc0 sc1 ; ...",
                   "`global_atomic_add_x2 v[2:3], v[30:31], v[14:15], off sc0 sc1` at line 2872, no "

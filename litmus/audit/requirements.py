@@ -120,11 +120,22 @@ def _requirement(thread: str, index: int, ins: Instr) -> Requirement | None:
 
 def requirements(test: LitmusTest) -> list[Requirement]:
     """Every requirement of ``test``, thread by thread, each thread in program order; in a test
-    with access widths every memory access also carries its width (``bits``)."""
+    with access widths every memory access also carries its width (``bits``).  An op that no
+    path of its thread runs asks nothing: the compiler may delete it (an unsigned 16-bit load
+    retried ``until r >= 0`` never runs twice; LLVM drops the second copy on gfx942)."""
+    from litmus.errors import LitmusError
+    from litmus.model.checker import unreachable_instructions
+
     widths = {l.name: l.bits for l in test.locations} if test.uses_widths() else {}
+    try:
+        dead = unreachable_instructions(test)
+    except LitmusError:  # a test too big for the model's paths: every op asks, as before
+        dead = {}
     out: list[Requirement] = []
     for thread in test.threads:
         for index, ins in enumerate(thread.instrs):
+            if index in dead.get(thread.name, ()):
+                continue
             req = _requirement(thread.name, index, ins)
             if req is not None:
                 if req.loc in widths:

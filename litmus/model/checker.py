@@ -66,6 +66,19 @@ def check(test: LitmusTest, model: str | Model = DEFAULT_MODEL, unroll: int = DE
         budget.stop(b)
 
 
+def unreachable_instructions(test: LitmusTest, unroll: int = DEFAULT_UNROLL) -> dict[str, frozenset[int]]:
+    """Per thread, the indices of instructions that no path of it runs, whatever its reads
+    return (a retry whose exit test holds for every value of the location, say).  Only threads
+    whose every path ends are answered: a path cut short by the unroll bound or a spin might
+    have gone on to run more."""
+    dead: dict[str, frozenset[int]] = {}
+    for thread, traces in zip(test.threads, test_traces(test, unroll, memory_layout(test))):
+        if traces and all(tr.status == "done" for tr in traces):
+            ran = frozenset().union(*(tr.ran for tr in traces))
+            dead[thread.name] = frozenset(range(len(thread.instrs))) - ran
+    return dead
+
+
 SYMBOLIC = True
 """Check straight-line tests reads-from first (:mod:`litmus.model.symbolic`); False sends every
 test through the value-guessing path (the laws compare the two)."""

@@ -102,6 +102,7 @@ class Trace:
     events: tuple[TEvent, ...]
     regs: tuple[tuple[str, int], ...]
     status: str
+    ran: frozenset[int] = field(default=frozenset(), compare=False)  # indices of the instructions it ran
 
 
 @dataclass
@@ -114,10 +115,11 @@ class _State:
     backjumps: int = 0
     snaps: dict[str, tuple[dict[str, int], int]] = field(default_factory=dict)
     vec: tuple[int, int] | None = None  # (group, unit) of the vector instruction being run
+    ran: set[int] = field(default_factory=set)
 
     def clone(self) -> "_State":
         return _State(self.pc, dict(self.regs), dict(self.rdeps), self.ctrl, list(self.events),
-                      self.backjumps, dict(self.snaps), self.vec)
+                      self.backjumps, dict(self.snaps), self.vec, set(self.ran))
 
 
 _COMPUTE = {
@@ -241,7 +243,7 @@ def thread_traces(thread: Thread, domain: Mapping[str, tuple[int, ...]], unroll:
     start = _State(0, regs0, {r: frozenset() for r in regs0}, frozenset(), [])
     traces = list(_run(thread, start, domain, unroll, labels, live, layout))
     if addresses:
-        traces = [Trace(tuple(_locate(e, addresses) for e in tr.events), tr.regs, tr.status)
+        traces = [Trace(tuple(_locate(e, addresses) for e in tr.events), tr.regs, tr.status, tr.ran)
                   for tr in traces]
     return traces
 
@@ -272,7 +274,7 @@ def _dep(st: _State, *ops: Operand | None) -> frozenset[int]:
 
 def _finish(st: _State, status: str) -> Trace:
     budget.charge()
-    return Trace(tuple(st.events), tuple(sorted(st.regs.items())), status)
+    return Trace(tuple(st.events), tuple(sorted(st.regs.items())), status, frozenset(st.ran))
 
 
 def _mark_hang(st: _State, since: int, until: int | None = None) -> None:
@@ -287,6 +289,7 @@ def _run(thread: Thread, st: _State, domain: Mapping[str, tuple[int, ...]], unro
     instrs = thread.instrs
     while st.pc < len(instrs):
         i = instrs[st.pc]
+        st.ran.add(st.pc)
         if layout is not None:
             if not isinstance(i, (Load, Store)) or i.group is None:
                 st.vec = None

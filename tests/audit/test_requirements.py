@@ -55,3 +55,51 @@ def test_must_follow_orders_only_what_the_model_orders() -> None:
     assert must_follow(weak_st, _req(1, "fence", "sc", ""))
     assert not must_follow(rel, weak_st)  # program order is respected
     assert not must_follow(weak_st, _req(1, "store", "release", thread="P1"))  # other thread
+
+
+def test_an_op_that_no_path_runs_asks_nothing() -> None:
+    """A retry whose exit test holds for every value the location can hold never runs its second
+    iteration; the compiler may delete it (LLVM does on gfx942), so the audit asks nothing of it."""
+    from litmus.model.checker import unreachable_instructions
+    from litmus.spec import load_text
+
+    text = """name: RETRY-DEAD
+locations:
+  l1: {init: 0, bits: 16}
+threads:
+  P0:
+    at: {rank: 0, cta: 0}
+    do:
+      - store: {loc: l1, value: 2}
+  P1:
+    at: {rank: 0, cta: 1}
+    do:
+      - retry:
+          times: 2
+          until: "r1 >= {bound}"
+          do:
+            - volatile_load: {reg: r1, loc: l1}
+            - fence: {sem: sc, scope: cta}
+exists: "P1:r1 == 2"
+expect: allowed
+why: probe
+"""
+    dead = load_text(text.replace("{bound}", "0"), "dead.yaml")[0]
+    live = load_text(text.replace("{bound}", "2"), "live.yaml")[0]
+    gone = unreachable_instructions(dead)["P1"]
+    assert gone and unreachable_instructions(live)["P1"] == frozenset()
+    assert unreachable_instructions(dead)["P0"] == frozenset()
+    kept = {(r.thread, r.instr_index) for r in requirements(dead)}
+    assert kept and not any(("P1", k) in kept for k in gone)
+    assert {(r.thread, r.instr_index) for r in requirements(live)} > kept  # the second load and fence
+
+
+def test_a_thread_with_a_path_cut_short_is_never_called_dead() -> None:
+    """A spin that may never exit leaves its thread's later ops open: the model's paths stop
+    there, and the ops after it may still run."""
+    from litmus.model.checker import unreachable_instructions
+    from litmus.spec import find_pattern
+
+    mp = next(t for t in find_pattern("MP-iris") if t.variant == "relaxed-wait-sys")
+    assert unreachable_instructions(mp) == {"P0": frozenset()}  # P1 spins, so it is not answered
+    assert any(r.thread == "P1" and r.op_kind == "load" and r.instr_index == 1 for r in requirements(mp))

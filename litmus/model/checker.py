@@ -8,7 +8,7 @@ from typing import Callable, Iterable, Iterator
 
 from litmus.condition import evaluate, target_reachable, validated
 from litmus.errors import LitmusError
-from litmus.ir import LitmusTest, ProxyFence
+from litmus.ir import Branch, LitmusTest, ProxyFence
 from litmus.model import budget
 from litmus.model.barriers import BarrierOutcome, barrier_outcomes
 from litmus.model.budget import charge, note
@@ -70,9 +70,19 @@ def unreachable_instructions(test: LitmusTest, unroll: int = DEFAULT_UNROLL) -> 
     """Per thread, the indices of instructions that no path of it runs, whatever its reads
     return (a retry whose exit test holds for every value of the location, say).  Only threads
     whose every path ends are answered: a path cut short by the unroll bound or a spin might
-    have gone on to run more."""
+    have gone on to run more.  Bounded as a check is (``LITMUS_MAX_MODEL_STEPS``): a test with
+    more paths than that gets no answer (an empty dict)."""
     dead: dict[str, frozenset[int]] = {}
-    for thread, traces in zip(test.threads, test_traces(test, unroll, memory_layout(test))):
+    if not any(isinstance(i, Branch) for t in test.threads for i in t.instrs):
+        return dead  # without a jump every path runs every op; guessing values would cost the most here
+    b = budget.start()
+    try:
+        per_thread = test_traces(test, unroll, memory_layout(test))
+    except budget.OutOfSteps:
+        return dead
+    finally:
+        budget.stop(b)
+    for thread, traces in zip(test.threads, per_thread):
         if traces and all(tr.status == "done" for tr in traces):
             ran = frozenset().union(*(tr.ran for tr in traces))
             dead[thread.name] = frozenset(range(len(thread.instrs))) - ran

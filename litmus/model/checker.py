@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from itertools import product
 from typing import Callable, Iterable, Iterator
@@ -66,6 +67,7 @@ def check(test: LitmusTest, model: str | Model = DEFAULT_MODEL, unroll: int = DE
         budget.stop(b)
 
 
+@functools.lru_cache(maxsize=256)  # the audit asks once per target and per check of a variant
 def unreachable_instructions(test: LitmusTest, unroll: int = DEFAULT_UNROLL) -> dict[str, frozenset[int]]:
     """Per thread, the indices of instructions that no path of it runs, whatever its reads
     return (a retry whose exit test holds for every value of the location, say).  Only threads

@@ -129,7 +129,7 @@ def requirements(test: LitmusTest) -> list[Requirement]:
     widths = {l.name: l.bits for l in test.locations} if test.uses_widths() else {}
     try:
         dead = unreachable_instructions(test)
-    except LitmusError:  # a test too big for the model's paths: every op asks, as before
+    except LitmusError:  # a test too big for the model's paths: every op asks
         dead = {}
     out: list[Requirement] = []
     for thread in test.threads:

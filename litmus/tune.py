@@ -20,6 +20,7 @@ import random
 from dataclasses import dataclass, field, fields, replace
 from typing import AbstractSet, Any, Callable, Sequence
 
+from litmus.codegen.roles import cta_roles
 from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.run.backend import Backend
@@ -51,6 +52,12 @@ twice is drawn twice as often).  Parameters the installed :class:`Stress` does n
 skipped, so the table can lead the dataclass."""
 
 
+def _tunable() -> dict[str, tuple[Any, ...]]:
+    """The entries of :data:`SPACE` that the installed :class:`Stress` has."""
+    known = {f.name for f in fields(Stress)}
+    return {k: v for k, v in SPACE.items() if k in known}
+
+
 def layout_sweep(tests: Sequence[LitmusTest], base: Stress = PRESETS["default"]) -> list[Stress]:
     """``base`` with every role of an instance at one lane (``shuffle`` off) and each role in turn
     at home (``role_map``), for the most roles among ``tests``: on one H100 the right home role
@@ -58,14 +65,13 @@ def layout_sweep(tests: Sequence[LitmusTest], base: Stress = PRESETS["default"])
     (docs/detection.md), and which role is right depends on the test."""
     if base.launch != "parallel":
         return []
-    roles = max((len({(t.rank, t.cta) for t in test.threads}) for test in tests), default=0)
+    roles = max((len(cta_roles(test)) for test in tests), default=0)
     return [replace(base, name=f"home{r}", shuffle=False, role_map=str(r)) for r in range(roles)]
 
 
 def draw(rng: random.Random, base: Stress = PRESETS["default"], name: str = "tuned") -> Stress:
     """One environment: every parameter of :data:`SPACE` drawn from ``rng``, the rest from ``base``."""
-    known = {f.name for f in fields(Stress)}
-    values = {k: rng.choice(v) for k, v in SPACE.items() if k in known}
+    values = {k: rng.choice(v) for k, v in _tunable().items()}
     stress = replace(base, name=name, **values)
     validate_stress(stress)
     return stress
@@ -117,8 +123,7 @@ def tunable(tests: Sequence[LitmusTest]) -> list[LitmusTest]:
 def neighbour(rng: random.Random, best: Stress, name: str, tried: AbstractSet[str] = frozenset()) -> Stress:
     """``best`` with one parameter of :data:`SPACE` moved to another of its values, drawn from
     ``rng``; one not in ``tried`` (environments as :func:`stress_key`) when a few draws find it."""
-    known = {f.name for f in fields(Stress)}
-    keys = [k for k, v in SPACE.items() if k in known and len(set(v)) > 1]
+    keys = [k for k, v in _tunable().items() if len(set(v)) > 1]
     moved = best
     for _ in range(16):
         key = rng.choice(keys)

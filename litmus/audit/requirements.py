@@ -123,14 +123,10 @@ def requirements(test: LitmusTest) -> list[Requirement]:
     with access widths every memory access also carries its width (``bits``).  An op that no
     path of its thread runs asks nothing: the compiler may delete it (an unsigned 16-bit load
     retried ``until r >= 0`` never runs twice; LLVM drops the second copy on gfx942)."""
-    from litmus.errors import LitmusError
     from litmus.model.checker import unreachable_instructions
 
     widths = {l.name: l.bits for l in test.locations} if test.uses_widths() else {}
-    try:
-        dead = unreachable_instructions(test)
-    except LitmusError:  # a test too big for the model's paths: every op asks
-        dead = {}
+    dead = unreachable_instructions(test)
     out: list[Requirement] = []
     for thread in test.threads:
         for index, ins in enumerate(thread.instrs):

@@ -73,14 +73,14 @@ def unreachable_instructions(test: LitmusTest, unroll: int = DEFAULT_UNROLL) -> 
     return (a retry whose exit test holds for every value of the location, say).  Only threads
     whose every path ends are answered: a path cut short by the unroll bound or a spin might
     have gone on to run more.  Bounded as a check is (``LITMUS_MAX_MODEL_STEPS``): a test with
-    more paths than that gets no answer (an empty dict)."""
+    more paths than that, or values than the model takes, gets no answer (an empty dict)."""
     dead: dict[str, frozenset[int]] = {}
     if not any(isinstance(i, Branch) for t in test.threads for i in t.instrs):
         return dead  # without a jump every path runs every op; guessing values would cost the most here
     b = budget.start()
     try:
         per_thread = test_traces(test, unroll, memory_layout(test))
-    except budget.OutOfSteps:
+    except (budget.OutOfSteps, LitmusError):
         return dead
     finally:
         budget.stop(b)

@@ -71,6 +71,7 @@ class VariantRun:
     rounds: int
     ptx: ModelResult
     sc: ModelResult | None  # None: the SC check ran past its budget (sc_reference)
+    kernel_seconds: float = 0.0  # the rounds' launches as the backend timed them (else their seconds)
 
 
 ProgressHook = Callable[[LitmusTest, float], None]  # (test, fraction done)
@@ -206,10 +207,12 @@ def run_variant(
     rounds = 0
     warm = start
     total = n_ended = 0
+    kernel = 0.0
     while True:
         r = backend.run_round(test, plan.next(), rounds)
         plan.record(r)
         rounds += 1
+        kernel += float(r.extra.get("kernel_seconds", r.seconds))
         if sum(n for _, _, n in r.rows) != r.instances:
             raise ChecksumError(
                 f"{test.id}: histogram checksum failed on {backend.name}: "
@@ -231,7 +234,7 @@ def run_variant(
         if stop:
             break
     verdict = classify(test, rows, ptx, sc, seconds_to_first=first)
-    return VariantRun(verdict, time.perf_counter() - start, rounds, ptx, sc)
+    return VariantRun(verdict, time.perf_counter() - start, rounds, ptx, sc, kernel)
 
 
 def result_record(

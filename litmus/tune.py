@@ -7,7 +7,7 @@ On the cuda backend the first trials place each role of an instance at home in t
 :data:`SPACE` with a seeded PRNG, and the last half move one parameter of the best so far
 (:func:`neighbour`).  A trial runs every chosen variant for a fixed time budget through
 :func:`litmus.session.run_variant` and is scored by the target outcomes seen per second (the
-target of a mutant is its weak outcome).  The best environment is written as a stress JSON
+target of a mutant is its weak outcome) of run time, or of kernel time (:data:`OBJECTIVES`).  The best environment is written as a stress JSON
 file that ``litmus run --stress FILE`` takes; with ``--keep N`` the file holds a rotation of up
 to N environments chosen to cover the most variants (:func:`pick_rotation`), which a run cycles
 through round by round.
@@ -87,6 +87,7 @@ class Trial:
     instances: int
     seconds: float
     seen_by: dict[str, int] = field(default_factory=dict)  # variant id -> target outcomes
+    kernel_seconds: float = 0.0  # the launches alone (the backend's timing; else the rounds')
 
     @property
     def rate(self) -> float:
@@ -94,14 +95,26 @@ class Trial:
         return self.seen / self.seconds if self.seconds > 0 else 0.0
 
     @property
+    def kernel_rate(self) -> float:
+        """Target outcomes per second of kernel time."""
+        return self.seen / self.kernel_seconds if self.kernel_seconds > 0 else 0.0
+
+    @property
     def per_instance(self) -> float:
         """Target outcomes per instance."""
         return self.seen / self.instances if self.instances else 0.0
 
 
-def score(trial: Trial) -> tuple[float, float]:
-    """How trials are ranked: target outcomes per second, then per instance."""
-    return (trial.rate, trial.per_instance)
+OBJECTIVES = ("wall", "kernel")
+"""What a trial's rate counts seconds of: the run as a user waits for it (``wall``: launches,
+counting, host work), or the launches alone (``kernel``: the figure cuda-litmus reports)."""
+
+
+def score(trial: Trial, objective: str = "wall") -> tuple[float, float]:
+    """How trials are ranked: target outcomes per second of ``objective``, then per instance."""
+    if objective not in OBJECTIVES:
+        raise LitmusError(f"litmus tune: unknown objective {objective!r}; choose one of {', '.join(OBJECTIVES)}")
+    return (trial.kernel_rate if objective == "kernel" else trial.rate, trial.per_instance)
 
 
 TrialHook = Callable[[Trial], None]
@@ -142,7 +155,7 @@ def stress_key(stress: Stress) -> str:
 
 def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds: float, seed: int = 0,
          instances: int | None = None, baseline: Stress | None = PRESETS["default"],
-         on_trial: TrialHook | None = None) -> list[Trial]:
+         on_trial: TrialHook | None = None, objective: str = "wall") -> list[Trial]:
     """Run ``trials`` environments (plus ``baseline`` first, when given) on ``tests``, each
     variant for ``seconds``; return the trials, best first (see :func:`score`).  The first
     trials are, on the cuda backend, the baseline's :func:`layout_sweep` (as many as ``trials``
@@ -156,6 +169,7 @@ def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds:
     by its compile time (the first trial, the baseline, ran 0.8 s for a 0.3 s budget on an H100)."""
     if not tests:
         raise LitmusError(NOTHING_TO_TUNE)
+    score(Trial(0, PRESETS["default"], 0, 0, 0.0), objective)  # an unknown objective fails before any run
     from litmus.model import check, ptx_model_for
 
     models = {t.id: (check(t, ptx_model_for(t)), sc_reference(t)) for t in tests}  # once, not once per trial
@@ -172,11 +186,12 @@ def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds:
         if k < len(planned):
             env = planned[k]
         else:
-            env = neighbour(local_rng, max(done, key=score).stress, f"local{k - len(planned)}", tried)
+            env = neighbour(local_rng, max(done, key=lambda t: score(t, objective)).stress,
+                            f"local{k - len(planned)}", tried)
         tried.add(stress_key(env))
         config = run_config(backend, time_budget=seconds, instances=instances, seed=seed + k, stress=env)
         seen = total = 0
-        spent = 0.0
+        spent = kernel = 0.0
         seen_by: dict[str, int] = {}
         for test in tests:
             ptx, sc = models[test.id]
@@ -186,14 +201,15 @@ def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds:
             seen_by[test.id] = ran.verdict.target_count
             total += ran.verdict.instances
             spent += ran.seconds
-        trial = Trial(k, env, seen, total, spent, seen_by)
+            kernel += ran.kernel_seconds
+        trial = Trial(k, env, seen, total, spent, seen_by, kernel)
         done.append(trial)
         if on_trial is not None:
             on_trial(trial)
-    return sorted(done, key=score, reverse=True)
+    return sorted(done, key=lambda t: score(t, objective), reverse=True)
 
 
-def pick_rotation(ranked: Sequence[Trial], keep: int) -> list[Trial]:
+def pick_rotation(ranked: Sequence[Trial], keep: int, objective: str = "wall") -> list[Trial]:
     """Up to ``keep`` trials for a rotation: the best (:func:`score`) first, then greedily the one
     that witnesses the most variants none of those chosen did (ties: the better score); stops
     early when no trial adds a variant."""
@@ -204,7 +220,7 @@ def pick_rotation(ranked: Sequence[Trial], keep: int) -> list[Trial]:
     rest = list(ranked[1:])
     while len(chosen) < keep and rest:
         gain = [len({v for v, n in t.seen_by.items() if n} - covered) for t in rest]
-        best = max(range(len(rest)), key=lambda i: (gain[i], score(rest[i])))
+        best = max(range(len(rest)), key=lambda i: (gain[i], score(rest[i], objective)))
         if gain[best] == 0:
             break
         covered |= {v for v, n in rest[best].seen_by.items() if n}
@@ -213,21 +229,25 @@ def pick_rotation(ranked: Sequence[Trial], keep: int) -> list[Trial]:
 
 
 def trials_text(ranked: Sequence[Trial], top: int = 10) -> str:
-    """A table of the best ``top`` trials: rate, per instance, and what each changed."""
+    """A table of the best ``top`` trials: rate per second of run and of kernel time, per
+    instance, and what each changed."""
     base = PRESETS["default"].as_dict()
-    lines = [f"{'trial':<8} {'target/s':>10} {'per instance':>13} {'seen':>10} {'instances':>14}  settings"]
+    lines = [f"{'trial':<8} {'target/s':>10} {'/kernel-s':>10} {'per instance':>13} {'seen':>10} "
+             f"{'instances':>14}  settings"]
     for t in ranked[:top]:
         diff = {k: v for k, v in t.stress.as_dict().items() if k != "name" and base.get(k) != v}
         text = ", ".join(f"{k}={v}" for k, v in sorted(diff.items())) or "(default)"
         per = f"{t.per_instance:.2e}" if t.instances else "-"
-        lines.append(f"{t.stress.name:<8} {t.rate:>10.4g} {per:>13} {t.seen:>10,} {t.instances:>14,}  {text}")
+        lines.append(f"{t.stress.name:<8} {t.rate:>10.4g} {t.kernel_rate:>10.4g} {per:>13} {t.seen:>10,} "
+                     f"{t.instances:>14,}  {text}")
     return "\n".join(lines)
 
 
 def trial_record(trial: Trial) -> dict[str, Any]:
     """A JSON-ready record of one trial (for the tuning log)."""
-    return {"trial": trial.stress.name, "rate": trial.rate, "per_instance": trial.per_instance,
-            "seen": trial.seen, "instances": trial.instances, "seconds": round(trial.seconds, 4),
+    return {"trial": trial.stress.name, "rate": trial.rate, "kernel_rate": trial.kernel_rate,
+            "per_instance": trial.per_instance, "seen": trial.seen, "instances": trial.instances,
+            "seconds": round(trial.seconds, 4), "kernel_seconds": round(trial.kernel_seconds, 4),
             "seen_by": trial.seen_by,
             "stress": stress_json(trial.stress),
             "log10_rate": math.log10(trial.rate) if trial.rate > 0 else None}

@@ -9,9 +9,11 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from litmus.errors import LitmusError
 from litmus.ir import LitmusTest
 from litmus.run.backend import Round
 from litmus.run.config import PRESETS, RunConfig, Stress, load_stress, load_stresses, validate_stress
@@ -48,6 +50,28 @@ def test_the_trial_with_most_target_outcomes_per_second_ranks_first(tmp_path: Pa
     best_stride = max(t.stress.stride for t in ranked)
     assert ranked[0].stress.stride == best_stride
     assert ranked[0].per_instance == best_stride / 100
+
+
+class KernelCostly(StrideLover):
+    """StrideLover whose kernels take stride**2 ms: more target outcomes per round with a longer
+    stride, fewer per kernel-second."""
+
+    def run_round(self, test: LitmusTest, config: RunConfig, round_index: int) -> Round:
+        r = super().run_round(test, config, round_index)
+        return replace(r, extra={"kernel_seconds": config.stress.stride ** 2 / 1000})
+
+
+def test_the_kernel_objective_ranks_by_target_outcomes_per_kernel_second() -> None:
+    by_wall = tune([SB], KernelCostly(), trials=12, seconds=0.05, seed=5)
+    by_kernel = tune([SB], KernelCostly(), trials=12, seconds=0.05, seed=5, objective="kernel")
+    strides = {t.stress.stride for t in by_kernel}
+    assert by_wall[0].stress.stride == max(strides) and by_kernel[0].stress.stride == min(strides)
+    assert by_kernel[0].kernel_rate == by_kernel[0].seen / by_kernel[0].kernel_seconds > by_kernel[-1].kernel_rate
+
+
+def test_an_unknown_objective_is_refused_before_anything_runs() -> None:
+    with pytest.raises(LitmusError, match="objective 'gpu'.*wall, kernel"):
+        tune([SB], KernelCostly(), trials=1, seconds=0.05, objective="gpu")
 
 
 class CompilesOnce(StrideLover):

@@ -10,7 +10,8 @@
 #     of each test, and MP release/acquire. With OURS_TUNE=1, ours gets the peer's tuning budget
 #     too: litmus tune on each test's relaxed variant, the default preset and CONFIGS-1 more
 #     environments (litmus.tune: home roles, random draws, moves from the best), SCREEN_S seconds
-#     each; then a long run at each test's best.
+#     each, ranked by weak per kernel-second as the peer's best is (--objective kernel); then a
+#     long run at each test's best.
 #   one table: weak per kernel-second, per instance and per wall-second (benchmarks/peer/sbs_table.py).
 # Usage (repo root, on the GPU machine, the peer's sources in UPSTREAM, default .peer/upstream):
 #   bash benchmarks/peer/side_by_side.sh OUT     (knobs: CONFIGS=20 SCREEN_S=0.5 LONG_S=4 STRESS=default
@@ -123,7 +124,7 @@ if [ "${OURS_TUNE:-0}" = 1 ]; then
     step "ours tuned: litmus tune ${v% *} --variant ${v#* } --trials $((CONFIGS - 1)) -t $SCREEN_S, then ${LONG_S}s at the best"
     f="$O/ours-tuned-${t/+/p}.json"
     timeout $((CONFIGS * 4 + 120)) python3 -m litmus tune "${v% *}" --variant "${v#* }" --backend cuda --trials $((CONFIGS - 1)) -t "$SCREEN_S" \
-        --instances 1048576 --seed 31 --no-save-for-device --out "$f" --log "$O/ours-tune-${t/+/p}.jsonl" 2>>"$LOG" | tail -n 4 | tee -a "$LOG"
+        --instances 1048576 --seed 31 --objective kernel --no-save-for-device --out "$f" --log "$O/ours-tune-${t/+/p}.jsonl" 2>>"$LOG" | tail -n 4 | tee -a "$LOG"
     [ -f "$f" ] && timeout 100 python3 benchmarks/bench_weak.py --backend cuda --seconds "$LONG_S" --instances 1048576 \
         --tests "$t" --stress "$f" --json "$O/sbs-ours-T-${t/+/p}.json" 2>&1 | grep -v Warning | tee -a "$LOG"
     TUNED+=("$O/sbs-ours-T-${t/+/p}.json")

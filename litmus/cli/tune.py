@@ -33,11 +33,15 @@ from litmus.run.registry import backend_names
 @click.option("--save-for-device/--no-save-for-device", default=True, show_default=True,
               help="On the cuda backend, also keep the result as the tuned settings of this GPU model on this "
                    "machine ($LITMUS_CACHE/tuned/), which 'litmus run' uses when given no --stress.")
+@click.option("--objective", type=click.Choice(["wall", "kernel"]), default="wall", show_default=True,
+              help="Rank trials by target outcomes per second of the run as you wait for it (wall), or of "
+                   "the kernels alone (kernel: the figure cuda-litmus reports; counting and host work left out).")
 @click.option("--log", "log_path", default=None,
               help="Also write every trial (settings, rate, counts) as JSON Lines here.")
 @friendly
 def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, time_budget: float,
-         instances: int | None, seed: int, out: str, keep: int, save_for_device: bool, log_path: str | None) -> None:
+         instances: int | None, seed: int, out: str, keep: int, save_for_device: bool, objective: str,
+         log_path: str | None) -> None:
     """Search for the stress settings under which weak behaviour shows most often.
 
     Search in the manner of MC Mutants: after the default preset, on a GPU, one trial per
@@ -45,7 +49,7 @@ def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, t
     (shuffling, start barriers, stride, memory stress and its pattern, pre-stress, parallel
     launch and its barrier percentage, ...) from a seeded PRNG, and half move one parameter of
     the best trial so far. Each trial runs each variant for --time-budget seconds and is scored
-    by target outcomes seen per second. Only
+    by target outcomes seen per second (--objective: of the run, or of its kernels). Only
     variants whose target the PTX model allows (mutants) are tuned on: a correct variant has
     nothing to show. The best environment is written to --out; pass it to
     'litmus run --stress FILE'. On a GPU it is also kept as the tuned settings of that GPU
@@ -88,13 +92,14 @@ def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, t
                     append_record(Path(log_path), trial_record(trial))
 
             ranked = search(tests, backend_obj, trials=trials, seconds=time_budget, seed=seed, instances=instances,
-                            on_trial=on_trial)
+                            on_trial=on_trial, objective=objective)
     finally:
         backend_obj.close()
     click.echo(trials_text(ranked))
-    chosen = pick_rotation(ranked, keep)
+    chosen = pick_rotation(ranked, keep, objective)
     loaded = write_stress(Path(out), [t.stress for t in chosen])
-    click.echo(f"best: {ranked[0].stress.name}, {ranked[0].rate:.4g} target outcomes/s; written to {out} "
+    best_rate = ranked[0].kernel_rate if objective == "kernel" else ranked[0].rate
+    click.echo(f"best: {ranked[0].stress.name}, {best_rate:.4g} target outcomes per {objective}-second; written to {out} "
                f"(litmus run --stress {out}); as loaded: {', '.join(s.name for s in loaded)}")
     if save_for_device and device:
         from litmus.run.tuned import save_for_device as keep_for

@@ -7,10 +7,10 @@ On the cuda backend the first trials place each role of an instance at home in t
 :data:`SPACE` with a seeded PRNG, and the last half move one parameter of the best so far
 (:func:`neighbour`).  A trial runs every chosen variant for a fixed time budget through
 :func:`litmus.session.run_variant` and is scored by the target outcomes seen per second (the
-target of a mutant is its weak outcome) of run time, or of kernel time (:data:`OBJECTIVES`).  The best environment is written as a stress JSON
-file that ``litmus run --stress FILE`` takes; with ``--keep N`` the file holds a rotation of up
-to N environments chosen to cover the most variants (:func:`pick_rotation`), which a run cycles
-through round by round.
+target of a mutant is its weak outcome) of run time, or of kernel time (:data:`OBJECTIVES`).
+The best environment is written as a stress JSON file that ``litmus run --stress FILE`` takes;
+with ``--keep N`` the file holds a rotation of up to N environments chosen to cover the most
+variants (:func:`pick_rotation`), which a run cycles through round by round.
 """
 
 from __future__ import annotations
@@ -110,10 +110,15 @@ OBJECTIVES = ("wall", "kernel")
 counting, host work), or the launches alone (``kernel``: the figure cuda-litmus reports)."""
 
 
-def score(trial: Trial, objective: str = "wall") -> tuple[float, float]:
-    """How trials are ranked: target outcomes per second of ``objective``, then per instance."""
+def check_objective(objective: str) -> None:
+    """Raise :class:`LitmusError` unless ``objective`` is one of :data:`OBJECTIVES`."""
     if objective not in OBJECTIVES:
         raise LitmusError(f"litmus tune: unknown objective {objective!r}; choose one of {', '.join(OBJECTIVES)}")
+
+
+def score(trial: Trial, objective: str = "wall") -> tuple[float, float]:
+    """How trials are ranked: target outcomes per second of ``objective``, then per instance."""
+    check_objective(objective)
     return (trial.kernel_rate if objective == "kernel" else trial.rate, trial.per_instance)
 
 
@@ -169,7 +174,7 @@ def tune(tests: Sequence[LitmusTest], backend: Backend, *, trials: int, seconds:
     by its compile time (the first trial, the baseline, ran 0.8 s for a 0.3 s budget on an H100)."""
     if not tests:
         raise LitmusError(NOTHING_TO_TUNE)
-    score(Trial(0, PRESETS["default"], 0, 0, 0.0), objective)  # an unknown objective fails before any run
+    check_objective(objective)
     from litmus.model import check, ptx_model_for
 
     models = {t.id: (check(t, ptx_model_for(t)), sc_reference(t)) for t in tests}  # once, not once per trial

@@ -172,3 +172,27 @@ def test_from_the_call_until_the_command_runs_ctrl_c_gives_the_start_up_line() -
     assert result.exit_code == 0, result.output
     assert seen == [startup._interrupted_at_startup]
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_ctrl_c_in_a_finalizer_is_delivered_again_not_printed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Python prints an exception raised in __del__ ("Exception ignored in ...", with its
+    # traceback) and drops it; torch's StorageWeakRef.__del__ once took a Ctrl-C that way.
+    from litmus.cli import app
+
+    again: list[int] = []
+    printed: list[object] = []
+    monkeypatch.setattr(app, "_redeliver_soon", lambda: again.append(1))
+    monkeypatch.setattr(app.Interrupt, "seen", False)
+    monkeypatch.setattr(sys, "unraisablehook", printed.append)
+
+    def interrupted_here() -> None:
+        app._on_sigint(signal.SIGINT, sys._getframe())
+
+    class Held:
+        def __del__(self) -> None:
+            interrupted_here()
+
+    Held()
+    assert not printed and again == [1] and app.Interrupt.seen
+    with pytest.raises(KeyboardInterrupt):
+        interrupted_here()

@@ -24,7 +24,29 @@ class Interrupt:
 
 def _on_sigint(signum: int, frame: Any) -> None:
     Interrupt.seen = True
+    if _in_finalizer(frame):
+        # Python prints an exception raised in a __del__ with its traceback and drops it
+        _redeliver_soon()
+        return
     raise KeyboardInterrupt
+
+
+def _in_finalizer(frame: Any, depth: int = 64) -> bool:
+    """Whether ``frame`` runs inside an object's ``__del__`` (within ``depth`` callers)."""
+    while frame is not None and depth > 0:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame, depth = frame.f_back, depth - 1
+    return False
+
+
+def _redeliver_soon() -> None:
+    """Send this process SIGINT again in 50 ms, once the finalizer it landed in has returned."""
+    import threading
+
+    timer = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
+    timer.daemon = True  # a command that ends first is not held up, nor interrupted at exit
+    timer.start()
 
 
 def exit_interrupted() -> None:

@@ -8,6 +8,7 @@ import click
 
 from litmus.cli.app import friendly, main
 from litmus.run.registry import backend_names
+from litmus.tune import OBJECTIVES
 
 
 @main.command()
@@ -33,7 +34,7 @@ from litmus.run.registry import backend_names
 @click.option("--save-for-device/--no-save-for-device", default=True, show_default=True,
               help="On the cuda backend, also keep the result as the tuned settings of this GPU model on this "
                    "machine ($LITMUS_CACHE/tuned/), which 'litmus run' uses when given no --stress.")
-@click.option("--objective", type=click.Choice(["wall", "kernel"]), default="wall", show_default=True,
+@click.option("--objective", type=click.Choice(OBJECTIVES), default="wall", show_default=True,
               help="Rank trials by target outcomes per second of the run as you wait for it (wall), or of "
                    "the kernels alone (kernel: the figure cuda-litmus reports; counting and host work left out).")
 @click.option("--log", "log_path", default=None,
@@ -73,7 +74,7 @@ def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, t
     from litmus.run.registry import make_backend
     from litmus.spec import load_tests
     from litmus.run.config import write_stress
-    from litmus.tune import pick_rotation, trial_record, trials_text, tunable, tune as search
+    from litmus.tune import pick_rotation, score, trial_record, trials_text, tunable, tune as search
 
     tests = tunable(load_tests(paths, variant))
     console = Console(stderr=True)
@@ -98,9 +99,9 @@ def tune(paths: Sequence[str], variant: str | None, backend: str, trials: int, t
     click.echo(trials_text(ranked))
     chosen = pick_rotation(ranked, keep, objective)
     loaded = write_stress(Path(out), [t.stress for t in chosen])
-    best_rate = ranked[0].kernel_rate if objective == "kernel" else ranked[0].rate
-    click.echo(f"best: {ranked[0].stress.name}, {best_rate:.4g} target outcomes per {objective}-second; written to {out} "
-               f"(litmus run --stress {out}); as loaded: {', '.join(s.name for s in loaded)}")
+    click.echo(f"best: {ranked[0].stress.name}, {score(ranked[0], objective)[0]:.4g} target outcomes per "
+               f"{objective}-second; written to {out} (litmus run --stress {out}); as loaded: "
+               f"{', '.join(s.name for s in loaded)}")
     if save_for_device and device:
         from litmus.run.tuned import save_for_device as keep_for
 
